@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every Debian package that zkrv's build, guests and tests need.
+# Idempotent: apt-get runs only when a package is missing. Needs root (or sudo).
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build git
+  clang lld llvm libclang-rt-14-dev          # host fuzz/asan builds and the riscv64 guest toolchain
+  picolibc-riscv64-unknown-elf               # guest C library (guest SDK)
+  qemu-user                                  # qemu-riscv64: the independent oracle
+  libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
+  libboost-dev libcli11-dev libssl-dev
+  lcov
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,169 @@
+// zkrv — command-line front end. `zkrv run` executes a guest ELF; later subcommands (prove,
+// verify, check, profile) join it here.
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <string>
+
+#include "optimized/exec/fast_executor.h"
+#include "reference/elf/elf_loader.h"
+#include "reference/exec/executor.h"
+#include "spec/isa.h"
+#include "tools/common/files.h"
+#include "tools/zkrv/exit_codes.h"
+
+namespace {
+
+constexpr uint64_t kMaxElfBytes = uint64_t{1} << 30;
+
+int fail(int code, const std::string& msg) {
+  std::cerr << "zkrv: error: " << msg << "\n";
+  return code;
+}
+
+std::string hex_bytes(const std::vector<uint8_t>& v) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  s.reserve(v.size() * 2);
+  for (uint8_t b : v) { s += digits[b >> 4]; s += digits[b & 15]; }
+  return s;
+}
+
+std::string json_escape(const std::string& in) {
+  std::string s;
+  for (char c : in) {
+    if (c == '"' || c == '\\') { s += '\\'; s += c; }
+    else if (static_cast<unsigned char>(c) < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", c); s += b; }
+    else s += c;
+  }
+  return s;
+}
+
+struct RunArgs {
+  std::string program, input, output, executor = "fast";
+  uint64_t max_cycles = zkrv::spec::kDefaultMaxCycles;
+  uint64_t max_input = zkrv::spec::kDefaultMaxInputBytes;
+  std::optional<uint64_t> seed;
+  bool stats = false, json = false;
+};
+
+void print_stats(std::ostream& os, const zkrv::spec::ExecResult& r, double seconds) {
+  using namespace zkrv::spec;
+  os << "cycles:              " << r.cycles << "\n";
+  for (size_t c = 0; c < static_cast<size_t>(InsnClass::kCount); ++c)
+    os << "  " << class_name(static_cast<InsnClass>(c)) << std::string(19 - class_name(static_cast<InsnClass>(c)).size(), ' ')
+       << r.stats.per_class[c] << "\n";
+  os << "misaligned accesses: " << r.stats.misaligned_accesses << "\n";
+  os << "pages touched:       " << r.stats.pages_touched << "\n";
+  os << "input bytes read:    " << r.stats.input_bytes_read << "\n";
+  os << "output bytes:        " << r.stats.output_bytes << "\n";
+  os << "cost C (model v" << kCostModelVersion << "):  " << cost_estimate(r.stats, r.cycles) << "\n";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f s (%.1f MIPS)", seconds, seconds > 0 ? r.cycles / seconds / 1e6 : 0.0);
+  os << "host time:           " << buf << "\n";
+}
+
+int cmd_run(const RunArgs& a) {
+  using namespace zkrv;
+  auto elf = tools::read_file(a.program, kMaxElfBytes, "program");
+  if (!elf.bytes) return fail(cli::kIoError, elf.error);
+  std::vector<uint8_t> input;
+  if (!a.input.empty()) {
+    auto in = tools::read_file(a.input, a.max_input, "input");
+    if (!in.bytes) return fail(in.error.find("limit") != std::string::npos ? cli::kBadInput : cli::kIoError, in.error);
+    input = std::move(*in.bytes);
+  }
+  auto loaded = ref::load_elf(*elf.bytes);
+  if (!loaded.ok()) return fail(cli::kBadInput, a.program + ": " + loaded.message);
+
+  spec::ExecOptions opt;
+  opt.max_cycles = a.max_cycles;
+  opt.collect_stats = a.stats || a.json;
+  opt.random_seed = a.seed ? *a.seed : std::random_device{}() * uint64_t{0x100000001} ^ std::random_device{}();
+  const auto t0 = std::chrono::steady_clock::now();
+  spec::ExecResult r = a.executor == "reference" ? ref::execute(*loaded.image, input, opt)
+                                                 : opt::execute(*loaded.image, input, opt);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  if (!a.output.empty()) {
+    if (auto err = tools::write_file_atomic(a.output, r.output); !err.empty()) return fail(cli::kIoError, err);
+  } else if (!a.json) {
+    std::fwrite(r.output.data(), 1, r.output.size(), stdout);
+    std::fflush(stdout);
+  }
+  std::fwrite(r.log.data(), 1, r.log.size(), stderr);
+
+  const bool exited = r.status == spec::ExitStatus::kExited;
+  if (a.json) {
+    std::cout << "{\"status\":\"" << (exited ? "exited" : "faulted") << "\",\"exit_code\":" << r.exit_code
+              << ",\"cycles\":" << r.cycles << ",\"pc\":" << r.pc;
+    if (!exited)
+      std::cout << ",\"fault\":{\"kind\":\"" << spec::fault_name(r.fault.kind) << "\",\"pc\":" << r.fault.pc
+                << ",\"insn\":" << r.fault.insn << ",\"address\":" << r.fault.address << ",\"message\":\""
+                << json_escape(spec::describe(r.fault)) << "\"}";
+    std::cout << ",\"output_hex\":\"" << hex_bytes(r.output) << "\",\"stats\":{";
+    for (size_t c = 0; c < static_cast<size_t>(spec::InsnClass::kCount); ++c)
+      std::cout << "\"" << spec::class_name(static_cast<spec::InsnClass>(c)) << "\":" << r.stats.per_class[c] << ",";
+    std::cout << "\"misaligned_accesses\":" << r.stats.misaligned_accesses << ",\"pages_touched\":" << r.stats.pages_touched
+              << ",\"input_bytes_read\":" << r.stats.input_bytes_read << ",\"output_bytes\":" << r.stats.output_bytes
+              << "},\"cost\":{\"model_version\":" << spec::kCostModelVersion
+              << ",\"value\":" << spec::cost_estimate(r.stats, r.cycles) << "}}\n";
+  }
+  if (a.stats) print_stats(std::cerr, r, secs);
+  if (!exited) {
+    std::cerr << "zkrv: guest " << spec::describe(r.fault) << " after " << r.cycles << " cycles\n";
+    return cli::fault_exit_code(r.fault.kind);
+  }
+  if (a.stats && !a.json) std::cerr << "exit code:           " << r.exit_code << "\n";
+  return r.exit_code & 0xff;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"zkrv: a zero-knowledge virtual machine for RISC-V (RV64IM)"};
+  app.set_version_flag("--version", std::string("zkrv ") + ZKRV_VERSION);
+  app.require_subcommand(1);
+
+  RunArgs ra;
+  auto* run = app.add_subcommand("run", "Execute a guest ELF (no proof): public output to stdout, debug log to stderr");
+  run->add_option("PROGRAM", ra.program, "guest ELF (RV64IM, static, ET_EXEC)")->required();
+  run->add_option("--input", ra.input, "private input file, read by the guest through read(0, ...)");
+  run->add_option("--output", ra.output, "write the public output to FILE instead of stdout (atomically)");
+  run->add_option("--max-cycles", ra.max_cycles, "stop with a cycle-limit fault after N cycles")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  run->add_option("--max-input-bytes", ra.max_input, "refuse larger input files")->capture_default_str();
+  run->add_option("--random-seed", ra.seed, "seed of zkvm_random_u64 (default: drawn from the OS CSPRNG); replays a run");
+  run->add_option("--executor", ra.executor, "fast or reference")->capture_default_str()
+      ->check(CLI::IsMember({"fast", "reference"}));
+  run->add_flag("--stats", ra.stats, "print cycles, instructions per class, misaligned accesses, pages touched and cost C to stderr");
+  run->add_flag("--json", ra.json, "print the result as one JSON object on stdout (output as hex)");
+  run->footer(
+      "Exit code: the guest's exit code (low 8 bits) when it exits; 101 illegal instruction, 102 misaligned\n"
+      "jump, 103 fetch fault, 104 load fault, 105 store fault, 106 breakpoint, 107 cycle limit;\n"
+      "64 bad command line, 65 ELF rejected or input too large, 66 file missing or not writable.");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return fail(zkrv::cli::kUsage, std::string(e.what()) + " (see zkrv --help)");
+  }
+  try {
+    if (*run) return cmd_run(ra);
+  } catch (const std::bad_alloc&) {
+    return fail(zkrv::cli::kIoError, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(70, std::string("internal error: ") + e.what());
+  }
+  return 0;
+}
