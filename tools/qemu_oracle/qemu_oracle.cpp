@@ -46,13 +46,17 @@ QemuResult run_qemu(const std::string& elf_path, std::span<const uint8_t> input,
   int in_pipe[2], out_pipe[2];
   if (pipe(in_pipe) != 0) { r.error = "pipe failed"; return r; }
   if (pipe(out_pipe) != 0) { close(in_pipe[0]); close(in_pipe[1]); r.error = "pipe failed"; return r; }
+  char err_path[] = "/tmp/zkrv-qemu-stderr-XXXXXX";
+  const int err_fd = mkstemp(err_path);
+  if (err_fd < 0) { r.error = "cannot create a temporary file"; return r; }
+  unlink(err_path);
   const pid_t pid = fork();
   if (pid < 0) { r.error = "fork failed"; return r; }
   if (pid == 0) {
     dup2(in_pipe[0], 0);
     dup2(out_pipe[1], 1);
-    const int devnull = open("/dev/null", O_WRONLY);
-    if (devnull >= 0) dup2(devnull, 2);
+    dup2(err_fd, 2);
+    close(err_fd);
     close(in_pipe[0]); close(in_pipe[1]); close(out_pipe[0]); close(out_pipe[1]);
     const rlimit no_core{0, 0};  // qemu-user would otherwise dump qemu_*.core files on faults
     setrlimit(RLIMIT_CORE, &no_core);
@@ -93,6 +97,12 @@ QemuResult run_qemu(const std::string& elf_path, std::span<const uint8_t> input,
   close(out_pipe[0]);
   int status = 0;
   waitpid(pid, &status, 0);
+  {
+    char ebuf[65536];
+    const ssize_t n = pread(err_fd, ebuf, sizeof ebuf, 0);
+    if (n > 0) r.stderr_text.assign(ebuf, static_cast<size_t>(n));
+    close(err_fd);
+  }
   r.started = true;
   if (WIFEXITED(status)) {
     r.exited = true;

@@ -18,7 +18,15 @@ struct QemuResult {
   int signal = 0;
   bool timed_out = false;
   std::vector<uint8_t> stdout_bytes;
+  std::string stderr_text;   // qemu's own diagnostics and the guest's fd 2 (first 64 KiB)
   std::string error;
+  // The guest stopped abnormally: killed by a signal, or qemu-user gave up on a CPU exception
+  // it does not map to a signal (it does so for misaligned instruction addresses: exit 1 and
+  // "unhandled CPU exception" on stderr).
+  bool guest_faulted() const {
+    return started && !timed_out &&
+           (!exited || (exit_code != 0 && stderr_text.find("unhandled CPU exception") != std::string::npos));
+  }
 };
 
 // The qemu-riscv64 binary found at configure time, or from $ZKRV_QEMU; empty when absent.

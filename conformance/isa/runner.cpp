@@ -1,0 +1,182 @@
+// zkrv-isa-conformance: runs the ISA conformance programs on the reference executor, the fast
+// executor (run and trace modes) and qemu-riscv64, and fails unless every program ends as
+// expected.txt says on every executor and the reference and fast traces agree step by step.
+//
+//   zkrv-isa-conformance --dir DIR [--expect FILE] [--no-qemu] [--only NAME]
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "optimized/exec/fast_executor.h"
+#include "reference/elf/elf_loader.h"
+#include "reference/exec/executor.h"
+#include "tools/common/files.h"
+#include "tools/qemu_oracle/qemu_oracle.h"
+
+namespace {
+
+using namespace zkrv;
+
+struct Expectation {
+  std::string name;
+  enum { kExit, kFault } kind = kExit;
+  int exit_code = 0;
+  std::string fault;  // slug
+  std::string input;
+  uint64_t max_cycles = spec::kDefaultMaxCycles;
+  bool qemu_skip = false;
+  std::string qemu_reason;
+};
+
+std::string slug(spec::FaultKind k) {
+  switch (k) {
+    case spec::FaultKind::kIllegalInstruction: return "illegal";
+    case spec::FaultKind::kMisalignedJump: return "misaligned_jump";
+    case spec::FaultKind::kFetch: return "fetch";
+    case spec::FaultKind::kLoad: return "load";
+    case spec::FaultKind::kStore: return "store";
+    case spec::FaultKind::kBreakpoint: return "ebreak";
+    case spec::FaultKind::kCycleLimit: return "cycle_limit";
+    default: return "none";
+  }
+}
+
+std::vector<Expectation> parse(const std::string& path, std::string& err) {
+  std::vector<Expectation> out;
+  std::ifstream in(path);
+  if (!in) { err = "cannot read " + path; return out; }
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::string reason;
+    if (auto p = line.find(" -- "); p != std::string::npos) { reason = line.substr(p + 4); line.resize(p); }
+    if (auto p = line.find('#'); p != std::string::npos) line.resize(p);
+    std::istringstream ss(line);
+    Expectation e;
+    std::string expect;
+    if (!(ss >> e.name)) continue;
+    if (!(ss >> expect)) { err = path + ":" + std::to_string(lineno) + ": missing expectation"; return {}; }
+    if (expect == "pass") e.exit_code = 0;
+    else if (expect.rfind("exit=", 0) == 0) e.exit_code = std::stoi(expect.substr(5));
+    else if (expect.rfind("fault=", 0) == 0) { e.kind = Expectation::kFault; e.fault = expect.substr(6); }
+    else { err = path + ":" + std::to_string(lineno) + ": unknown expectation '" + expect + "'"; return {}; }
+    std::string opt;
+    while (ss >> opt) {
+      if (opt.rfind("input=", 0) == 0) e.input = opt.substr(6);
+      else if (opt.rfind("max_cycles=", 0) == 0) e.max_cycles = std::stoull(opt.substr(11));
+      else if (opt == "qemu=skip") { e.qemu_skip = true; e.qemu_reason = reason; }
+      else { err = path + ":" + std::to_string(lineno) + ": unknown option '" + opt + "'"; return {}; }
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
+std::string outcome(const spec::ExecResult& r) {
+  return r.status == spec::ExitStatus::kExited ? "exit=" + std::to_string(r.exit_code) : "fault=" + slug(r.fault.kind);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"zkrv ISA conformance runner: reference, fast and qemu-riscv64 must agree with expected.txt"};
+  std::string dir, expect_path, only;
+  bool no_qemu = false;
+  app.add_option("--dir", dir, "folder with the built NAME.elf programs")->required();
+  app.add_option("--expect", expect_path, "expectations file (default: DIR/expected.txt)");
+  app.add_option("--only", only, "run one program");
+  app.add_flag("--no-qemu", no_qemu, "skip qemu-riscv64 (the run then proves less; say so)");
+  CLI11_PARSE(app, argc, argv);
+  if (expect_path.empty()) expect_path = dir + "/expected.txt";
+
+  std::string err;
+  auto cases = parse(expect_path, err);
+  if (!err.empty()) { std::cerr << "error: " << err << "\n"; return 2; }
+  const bool have_qemu = !no_qemu && !tools::qemu_path().empty();
+  if (!no_qemu && !have_qemu) {
+    std::cerr << "error: qemu-riscv64 not found (install qemu-user, or pass --no-qemu)\n";
+    return 2;
+  }
+
+  int passed = 0, failed = 0;
+  std::printf("%-26s %-22s %-22s %-22s %-22s %s\n", "program", "expected", "reference", "fast", "qemu-riscv64", "verdict");
+  for (const auto& c : cases) {
+    if (!only.empty() && c.name != only) continue;
+    std::vector<std::string> problems;
+    const std::string elf_path = dir + "/" + c.name + ".elf";
+    auto elf = tools::read_file(elf_path, 1 << 30, "program");
+    std::vector<uint8_t> input;
+    if (!c.input.empty()) {
+      auto in = tools::read_file(dir + "/" + c.input, 1 << 30, "input");
+      if (!in.bytes) problems.push_back(in.error); else input = *in.bytes;
+    }
+    std::string expected = c.kind == Expectation::kExit ? "exit=" + std::to_string(c.exit_code) : "fault=" + c.fault;
+    std::string ref_out = "-", fast_out = "-", qemu_out = "-";
+    if (!elf.bytes) {
+      problems.push_back(elf.error);
+    } else if (auto loaded = ref::load_elf(*elf.bytes); !loaded.ok()) {
+      problems.push_back(loaded.message);
+    } else {
+      spec::ExecOptions opt;
+      opt.max_cycles = c.max_cycles;
+      opt.collect_stats = true;
+      opt.trace = true;
+      auto r = ref::execute(*loaded.image, input, opt);
+      auto f = opt::execute(*loaded.image, input, opt);
+      opt.trace = false;
+      opt.collect_stats = false;
+      auto fr = opt::execute(*loaded.image, input, opt);  // run mode, as `zkrv run` uses it
+      ref_out = outcome(r);
+      fast_out = outcome(f);
+      if (ref_out != expected) problems.push_back("reference: " + ref_out);
+      if (fast_out != expected) problems.push_back("fast: " + fast_out);
+      if (outcome(fr) != fast_out || fr.cycles != f.cycles || fr.output != f.output || fr.regs != f.regs)
+        problems.push_back("fast run mode differs from fast trace mode");
+      if (r.trace.size() != f.trace.size()) problems.push_back("trace lengths differ");
+      for (size_t i = 0; i < std::min(r.trace.size(), f.trace.size()); ++i)
+        if (!(r.trace[i] == f.trace[i])) {
+          problems.push_back("traces differ first at cycle " + std::to_string(i) + " (pc " +
+                             std::to_string(r.trace[i].pc) + ")");
+          break;
+        }
+      if (r.syscalls != f.syscalls) problems.push_back("syscall records differ");
+      if (r.regs != f.regs || r.output != f.output || r.log != f.log || r.cycles != f.cycles || !(r.fault == f.fault) ||
+          !(r.stats == f.stats))
+        problems.push_back("final state differs between reference and fast");
+      if (have_qemu && !c.qemu_skip) {
+        auto q = tools::run_qemu(elf_path, input, 30);
+        if (!q.started) { problems.push_back("qemu: " + q.error); qemu_out = "error"; }
+        else if (q.timed_out) { problems.push_back("qemu timed out"); qemu_out = "timeout"; }
+        else if (q.exited && q.guest_faulted()) qemu_out = "cpu-exception";
+        else if (q.exited) qemu_out = "exit=" + std::to_string(q.exit_code);
+        else qemu_out = "signal=" + std::to_string(q.signal);
+        if (q.started && !q.timed_out) {
+          if (c.kind == Expectation::kExit) {
+            if (!q.exited || q.exit_code != (c.exit_code & 0xff)) problems.push_back("qemu: " + qemu_out);
+            if (q.stdout_bytes != r.output) problems.push_back("qemu's stdout differs from the public output");
+          } else if (!q.guest_faulted()) {
+            problems.push_back("qemu ran on (" + qemu_out + "); the guest must stop abnormally");
+          }
+        }
+      } else if (c.qemu_skip) {
+        qemu_out = "skipped";
+      }
+    }
+    const bool ok = problems.empty();
+    (ok ? passed : failed)++;
+    std::printf("%-26s %-22s %-22s %-22s %-22s %s\n", c.name.c_str(), expected.c_str(), ref_out.c_str(),
+                fast_out.c_str(), qemu_out.c_str(), ok ? "ok" : "FAIL");
+    for (const auto& p : problems) std::printf("    - %s\n", p.c_str());
+    if (c.qemu_skip && !c.qemu_reason.empty()) std::printf("    (qemu skipped: %s)\n", c.qemu_reason.c_str());
+  }
+  if (passed + failed == 0) { std::cerr << "error: no program matched\n"; return 2; }
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed == 0 ? 0 : 1;
+}
