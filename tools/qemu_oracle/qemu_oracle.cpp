@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,6 +36,7 @@ std::string write_temp_file(std::span<const uint8_t> bytes, const std::string& s
     if (n <= 0) { close(fd); unlink(buf.data()); return {}; }
     off += static_cast<size_t>(n);
   }
+  fchmod(fd, 0700);  // qemu-user refuses files without an execute bit (silently, exit 1)
   close(fd);
   return buf.data();
 }

@@ -1,0 +1,129 @@
+// `zkrv run` as a user meets it: outputs, exit codes, and one clear error line for bad input.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+#include "tests/support/elf_builder.h"
+#include "tools/zkrv/exit_codes.h"
+
+namespace zkrv {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int code;
+  std::string out, err;
+};
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("zkrv-cli-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string file(const std::string& name, const std::vector<uint8_t>& bytes) {
+    const auto p = dir_ / name;
+    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    return p.string();
+  }
+  CliRun zkrv(const std::string& args) {
+    const auto out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string cmd = std::string(ZKRV_BIN) + " " + args + " >" + out.string() + " 2>" + err.string() + " </dev/null";
+    const int status = std::system(cmd.c_str());
+    auto slurp = [](const fs::path& p) { std::stringstream ss; ss << std::ifstream(p).rdbuf(); return ss.str(); };
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+  }
+  fs::path dir_;
+};
+
+int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+TEST_F(Cli, RunsAProgramAndReturnsItsExitCode) {
+  using namespace testing::rv;
+  // write(1, "hi", 2) from data; exit(42)
+  auto elf = file("p.elf", testing::simple_elf({lui(11, 0x20), addi(10, 0, 1), addi(12, 0, 2), addi(17, 0, 64), ecall(),
+                                                addi(10, 0, 42), addi(17, 0, 93), ecall()}, {'h', 'i'}));
+  auto r = zkrv("run " + elf);
+  EXPECT_EQ(r.code, 42);
+  EXPECT_EQ(r.out, "hi");
+  auto s = zkrv("run " + elf + " --stats");
+  EXPECT_NE(s.err.find("cycles:              8"), std::string::npos) << s.err;
+  EXPECT_NE(s.err.find("cost C"), std::string::npos);
+  auto j = zkrv("run " + elf + " --json");
+  EXPECT_NE(j.out.find("\"status\":\"exited\",\"exit_code\":42,\"cycles\":8"), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"output_hex\":\"6869\""), std::string::npos) << j.out;
+  auto o = zkrv("run " + elf + " --output " + (dir_ / "out.bin").string());
+  EXPECT_EQ(o.out, "");
+  std::stringstream ss;
+  ss << std::ifstream(dir_ / "out.bin").rdbuf();
+  EXPECT_EQ(ss.str(), "hi");
+}
+
+TEST_F(Cli, FaultsHaveDistinctCodesAndOneLine) {
+  using namespace testing::rv;
+  auto elf = file("f.elf", testing::simple_elf({ld(10, 0, 8)}));
+  auto r = zkrv("run " + elf);
+  EXPECT_EQ(r.code, cli::fault_exit_code(spec::FaultKind::kLoad));
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("load fault at pc 0x10000 (ld a0, 8(zero))"), std::string::npos) << r.err;
+  auto c = zkrv("run " + file("loop.elf", testing::simple_elf({b(0, 0, 0, 0)})) + " --max-cycles 1000");
+  EXPECT_EQ(c.code, cli::fault_exit_code(spec::FaultKind::kCycleLimit));
+  EXPECT_NE(c.err.find("after 1000 cycles"), std::string::npos) << c.err;
+}
+
+TEST_F(Cli, BadInputIsOneClearLine) {
+  auto missing = zkrv("run " + (dir_ / "nope.elf").string());
+  EXPECT_EQ(missing.code, cli::kIoError);
+  EXPECT_EQ(lines(missing.err), 1);
+  EXPECT_NE(missing.err.find("no such file"), std::string::npos) << missing.err;
+
+  auto garbage = zkrv("run " + file("g.elf", {1, 2, 3}));
+  EXPECT_EQ(garbage.code, cli::kBadInput);
+  EXPECT_EQ(lines(garbage.err), 1);
+  EXPECT_NE(garbage.err.find("isa:elf:magic"), std::string::npos) << garbage.err;
+
+  auto dir = zkrv("run " + dir_.string());
+  EXPECT_EQ(dir.code, cli::kIoError);
+
+  using namespace testing::rv;
+  auto elf = file("p.elf", testing::simple_elf(exit_with(0)));
+  auto big = zkrv("run " + elf + " --input " + file("in", std::vector<uint8_t>(100)) + " --max-input-bytes 10");
+  EXPECT_EQ(big.code, cli::kBadInput);
+  EXPECT_NE(big.err.find("limit is 10"), std::string::npos) << big.err;
+
+  auto unwritable = zkrv("run " + elf + " --output /nonexistent-dir/out");
+  EXPECT_EQ(unwritable.code, cli::kIoError);
+  EXPECT_FALSE(fs::exists("/nonexistent-dir/out"));
+}
+
+TEST_F(Cli, BadOptionsAreUsageErrors) {
+  auto r = zkrv("run");
+  EXPECT_EQ(r.code, cli::kUsage);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_EQ(zkrv("run x.elf --max-cycles 0").code, cli::kUsage);
+  EXPECT_EQ(zkrv("run x.elf --executor turbo").code, cli::kUsage);
+  EXPECT_EQ(zkrv("frobnicate").code, cli::kUsage);
+  EXPECT_EQ(zkrv("--help").code, 0);
+  EXPECT_EQ(zkrv("run --help").code, 0);
+  auto v = zkrv("--version");
+  EXPECT_EQ(v.code, 0);
+  EXPECT_NE(v.out.find("zkrv "), std::string::npos);
+}
+
+TEST_F(Cli, RandomSeedReplays) {
+  using namespace testing::rv;
+  // a0 = random; exit(a0 & 0xff)
+  auto elf = file("r.elf", testing::simple_elf({lui(17, 0x5A), ecall(), addi(17, 0, 93), ecall()}));
+  EXPECT_EQ(zkrv("run " + elf + " --random-seed 5").code, zkrv("run " + elf + " --random-seed 5").code);
+  EXPECT_EQ(zkrv("run " + elf + " --random-seed 5").code, static_cast<int>(spec::RandomStream{5}.next() & 0xff));
+}
+
+}  // namespace
+}  // namespace zkrv
