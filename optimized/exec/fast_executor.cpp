@@ -209,6 +209,10 @@ class Machine {
   void run(spec::ExecResult& res);
 
  private:
+  template <bool kTrace, bool kStats>
+  bool syscall(uint64_t* x, uint64_t cycle, spec::ExecResult& res, FaultKind& fault_kind, uint64_t& fault_addr);
+
+ private:
   void build_permissions() {
     // Walk the pages each segment covers; a page fully covered by segments of one flag set gets
     // those flags (fast path), any other page that a segment touches is checked byte-exactly.
@@ -278,6 +282,55 @@ class Machine {
   Decoded* decoded_ = nullptr;
 };
 
+
+// Every syscall but exit (isa:sys:*). Returns false with the fault filled in when a buffer is
+// not accessible. Kept out of run() so that no object with a destructor lives in the scope of
+// the computed gotos.
+template <bool kTrace, bool kStats>
+bool Machine::syscall(uint64_t* x, uint64_t cycle, spec::ExecResult& res, FaultKind& fault_kind, uint64_t& fault_addr) {
+  const uint64_t num = x[17], a0 = x[10], a1 = x[11], a2 = x[12];
+  spec::SyscallEvent ev;
+  if constexpr (kTrace) ev = {cycle, num, {a0, a1, a2}, 0, {}};
+  uint64_t ret;
+  if (num == spec::kSysRead) {
+    if (a0 != spec::kFdInput) {
+      ret = static_cast<uint64_t>(-spec::kEbadf);
+    } else {
+      const uint64_t n = std::min<uint64_t>(a2, input_.size() - input_pos_);
+      if (n > 0 && !mem_ok(a1, n, spec::kFlagW)) { fault_kind = FaultKind::kStore; fault_addr = a1; return false; }
+      if (n > 0) std::memcpy(mem_ + a1, input_.data() + input_pos_, n);
+      if constexpr (kTrace) ev.bytes.assign(input_.begin() + static_cast<ptrdiff_t>(input_pos_), input_.begin() + static_cast<ptrdiff_t>(input_pos_ + n));
+      if constexpr (kStats) touch(a1, n);
+      input_pos_ += n;
+      res.stats.input_bytes_read += n;
+      ret = n;
+    }
+  } else if (num == spec::kSysWrite) {
+    if (a0 != spec::kFdOutput && a0 != spec::kFdLog) {
+      ret = static_cast<uint64_t>(-spec::kEbadf);
+    } else {
+      if (a2 > 0 && !mem_ok(a1, a2, spec::kFlagR)) { fault_kind = FaultKind::kLoad; fault_addr = a1; return false; }
+      auto& sink = a0 == spec::kFdOutput ? res.output : res.log;
+      if (a2 > 0) sink.insert(sink.end(), mem_ + a1, mem_ + a1 + a2);
+      if constexpr (kTrace) { if (a2 > 0) ev.bytes.assign(mem_ + a1, mem_ + a1 + a2); }
+      if constexpr (kStats) touch(a1, a2);
+      if (a0 == spec::kFdOutput) res.stats.output_bytes += a2;
+      ret = a2;
+    }
+  } else if (num == spec::kSysRandomU64) {
+    ret = rng_.next();
+  } else if (num == spec::kSysCostScopeStart || num == spec::kSysCostScopeEnd) {
+    ret = 0;
+  } else {
+    ret = static_cast<uint64_t>(-spec::kEnosys);
+  }
+  x[10] = ret;
+  if constexpr (kTrace) {
+    ev.result = ret;
+    res.syscalls.push_back(std::move(ev));
+  }
+  return true;
+}
 
 template <bool kTrace, bool kStats>
 void Machine::run(spec::ExecResult& res) {
@@ -510,61 +563,24 @@ L_Remuw: {
   ZKRV_NEXT();
 }
 L_Ecall: {
-  const uint64_t num = x[17], a0 = x[10], a1 = x[11], a2 = x[12];
-  spec::SyscallEvent ev;
-  if constexpr (kTrace) ev = {cycles, num, {a0, a1, a2}, 0, {}};
+  const uint64_t num = x[17];
   if (num == spec::kSysExit || num == spec::kSysExitGroup) {
     res.status = spec::ExitStatus::kExited;
-    res.exit_code = static_cast<int32_t>(static_cast<uint32_t>(a0));
+    res.exit_code = static_cast<int32_t>(static_cast<uint32_t>(x[10]));
     if constexpr (kStats) ++res.stats.per_class[cur->cls];
     if constexpr (kTrace) {
       rec.next_pc = pc_of(d);
       res.trace.push_back(rec);
-      res.syscalls.push_back(std::move(ev));
+      res.syscalls.push_back({cycles, num, {x[10], x[11], x[12]}, 0, {}});
     }
     res.pc = pc_of(d);
     ++cycles;
     goto L_Done;
   }
-  uint64_t ret;
-  if (num == spec::kSysRead) {
-    if (a0 != spec::kFdInput) {
-      ret = static_cast<uint64_t>(-spec::kEbadf);
-    } else {
-      const uint64_t n = std::min<uint64_t>(a2, input_.size() - input_pos_);
-      if (n > 0 && !mem_ok(a1, n, spec::kFlagW)) {
-        fault_kind = FaultKind::kStore; fault_pc = pc_of(d); fault_addr = a1; goto L_Fault;
-      }
-      if (n > 0) std::memcpy(mem + a1, input_.data() + input_pos_, n);
-      if constexpr (kTrace) ev.bytes.assign(input_.begin() + static_cast<ptrdiff_t>(input_pos_), input_.begin() + static_cast<ptrdiff_t>(input_pos_ + n));
-      if constexpr (kStats) touch(a1, n);
-      input_pos_ += n;
-      res.stats.input_bytes_read += n;
-      ret = n;
-    }
-  } else if (num == spec::kSysWrite) {
-    if (a0 != spec::kFdOutput && a0 != spec::kFdLog) {
-      ret = static_cast<uint64_t>(-spec::kEbadf);
-    } else {
-      if (a2 > 0 && !mem_ok(a1, a2, spec::kFlagR)) {
-        fault_kind = FaultKind::kLoad; fault_pc = pc_of(d); fault_addr = a1; goto L_Fault;
-      }
-      auto& sink = a0 == spec::kFdOutput ? res.output : res.log;
-      sink.insert(sink.end(), mem + a1, mem + a1 + a2);
-      if constexpr (kTrace) ev.bytes.assign(mem + a1, mem + a1 + a2);
-      if constexpr (kStats) touch(a1, a2);
-      if (a0 == spec::kFdOutput) res.stats.output_bytes += a2;
-      ret = a2;
-    }
-  } else if (num == spec::kSysRandomU64) {
-    ret = rng_.next();
-  } else if (num == spec::kSysCostScopeStart || num == spec::kSysCostScopeEnd) {
-    ret = 0;
-  } else {
-    ret = static_cast<uint64_t>(-spec::kEnosys);
+  if (!syscall<kTrace, kStats>(x, cycles, res, fault_kind, fault_addr)) {
+    fault_pc = pc_of(d);
+    goto L_Fault;
   }
-  x[10] = ret;
-  if constexpr (kTrace) { ev.result = ret; res.syscalls.push_back(std::move(ev)); }
   ZKRV_NEXT();
 }
 
