@@ -5,6 +5,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -140,6 +142,9 @@ struct ExecOptions {
   uint64_t random_seed = 0;   // zkvm_random_u64 stream (isa:sys:random)
   bool collect_stats = false;
   bool trace = false;
+  // With `trace`: when set, records are handed over in order, in chunks, instead of being kept
+  // in ExecResult::trace (a prover streams them into its tables without holding them all).
+  std::function<void(std::span<const StepRecord>)> trace_sink;
 };
 
 enum class ExitStatus : uint8_t { kExited, kFaulted };

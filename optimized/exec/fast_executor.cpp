@@ -197,6 +197,7 @@ class Machine {
       }
     }
     if (opt.collect_stats) touched_.assign(spec::kAddressLimit / spec::kPageSize / 64, 0);
+    if (opt.trace) chunk_.resize(4096);
   }
   ~Machine() {
     munmap(mem_, spec::kAddressLimit + 16);
@@ -269,6 +270,17 @@ class Machine {
   }
   uint64_t pc_of(const Decoded* d) const { return code_lo_ + 4 * static_cast<uint64_t>(d - decoded_); }
   uint32_t insn_at(uint64_t pc) const { return ld<uint32_t>(mem_ + pc); }
+  // Trace records are written in place into a small reused chunk (no page faults on the hot
+  // path), then handed to the sink or appended to ExecResult::trace.
+  void commit(spec::ExecResult& res) {
+    if (++chunk_used_ == chunk_.size()) flush(res);
+  }
+  void flush(spec::ExecResult& res) {
+    if (chunk_used_ == 0) return;
+    if (opt_.trace_sink) opt_.trace_sink(std::span<const spec::StepRecord>(chunk_.data(), chunk_used_));
+    else res.trace.insert(res.trace.end(), chunk_.begin(), chunk_.begin() + static_cast<ptrdiff_t>(chunk_used_));
+    chunk_used_ = 0;
+  }
 
   const spec::ProgramImage& image_;
   std::span<const uint8_t> input_;
@@ -280,6 +292,8 @@ class Machine {
   std::vector<uint64_t> touched_;
   uint64_t code_lo_ = 0, code_words_ = 0;
   Decoded* decoded_ = nullptr;
+  std::vector<spec::StepRecord> chunk_;
+  size_t chunk_used_ = 0;
 };
 
 
@@ -353,7 +367,7 @@ void Machine::run(spec::ExecResult& res) {
   const uint64_t lo = code_lo_, words = code_words_;
   Decoded* d;
   const Decoded* cur = nullptr;  // the instruction being executed (trace/stats modes)
-  spec::StepRecord rec;
+  spec::StepRecord* rp = nullptr;  // the record being filled, in place in the chunk (trace mode)
   uint64_t fault_pc = 0, fault_addr = 0;
   FaultKind fault_kind = FaultKind::kNone;
 
@@ -366,21 +380,22 @@ void Machine::run(spec::ExecResult& res) {
   auto begin = [&]() {
     cur = d;
     if constexpr (kTrace) {
-      rec = {};
-      rec.cycle = cycles;
-      rec.pc = pc_of(d);
-      rec.insn = insn_at(rec.pc);
-      if (d->flags & kUsesRs1) { rec.rs1 = d->rs1; rec.rs1_value = x[d->rs1]; }
-      if (d->flags & kUsesRs2) { rec.rs2 = d->rs2; rec.rs2_value = x[d->rs2]; }
+      rp = &chunk_[chunk_used_];
+      *rp = {};
+      rp->cycle = cycles;
+      rp->pc = pc_of(d);
+      rp->insn = insn_at(rp->pc);
+      if (d->flags & kUsesRs1) { rp->rs1 = d->rs1; rp->rs1_value = x[d->rs1]; }
+      if (d->flags & kUsesRs2) { rp->rs2 = d->rs2; rp->rs2_value = x[d->rs2]; }
     }
   };
   // Retire the step that `cur` began; d already points at the next instruction.
   auto retire = [&]() {
     if constexpr (kStats) ++res.stats.per_class[cur->cls];
     if constexpr (kTrace) {
-      if ((cur->flags & kHasRd) && cur->rd != kSink) { rec.rd = cur->rd; rec.rd_value = x[cur->rd]; }
-      rec.next_pc = pc_of(d);
-      res.trace.push_back(rec);
+      if ((cur->flags & kHasRd) && cur->rd != kSink) { rp->rd = cur->rd; rp->rd_value = x[cur->rd]; }
+      rp->next_pc = pc_of(d);
+      commit(res);
     }
   };
 
@@ -405,7 +420,7 @@ void Machine::run(spec::ExecResult& res) {
     if constexpr (kStats) { if (a_ % size) ++res.stats.misaligned_accesses; touch(a_, size); } \
     if constexpr (kTrace) {                                                            \
       uint64_t raw_ = 0; std::memcpy(&raw_, mem + a_, size);                           \
-      rec.mem = {spec::MemKind::kLoad, size, a_, raw_, raw_}; }                        \
+      rp->mem = {spec::MemKind::kLoad, size, a_, raw_, raw_}; }                        \
     RD = static_cast<uint64_t>(v_);                                                    \
     ZKRV_NEXT();                                                                       \
   } while (0)
@@ -418,7 +433,7 @@ void Machine::run(spec::ExecResult& res) {
     if constexpr (kTrace) {                                                            \
       uint64_t old_ = 0; std::memcpy(&old_, mem + a_, size);                           \
       uint64_t new_ = 0; const T nv_ = static_cast<T>(RS2); std::memcpy(&new_, &nv_, size); \
-      rec.mem = {spec::MemKind::kStore, size, a_, old_, new_}; }                       \
+      rp->mem = {spec::MemKind::kStore, size, a_, old_, new_}; }                       \
     st<T>(mem + a_, static_cast<T>(RS2));                                              \
     ZKRV_NEXT();                                                                       \
   } while (0)
@@ -569,8 +584,8 @@ L_Ecall: {
     res.exit_code = static_cast<int32_t>(static_cast<uint32_t>(x[10]));
     if constexpr (kStats) ++res.stats.per_class[cur->cls];
     if constexpr (kTrace) {
-      rec.next_pc = pc_of(d);
-      res.trace.push_back(rec);
+      rp->next_pc = pc_of(d);
+      commit(res);
       res.syscalls.push_back({cycles, num, {x[10], x[11], x[12]}, 0, {}});
     }
     res.pc = pc_of(d);
@@ -589,9 +604,9 @@ L_JumpOut:
   if constexpr (kTrace || kStats) {
     if constexpr (kStats) ++res.stats.per_class[cur->cls];
     if constexpr (kTrace) {
-      if ((cur->flags & kHasRd) && cur->rd != kSink) { rec.rd = cur->rd; rec.rd_value = x[cur->rd]; }
-      rec.next_pc = fault_addr;
-      res.trace.push_back(rec);
+      if ((cur->flags & kHasRd) && cur->rd != kSink) { rp->rd = cur->rd; rp->rd_value = x[cur->rd]; }
+      rp->next_pc = fault_addr;
+      commit(res);
     }
   }
   if (++cycles >= max_cycles) { fault_kind = FaultKind::kCycleLimit; fault_pc = fault_addr; goto L_Fault; }
@@ -615,6 +630,7 @@ L_Fault:
   res.pc = fault_pc;
 
 L_Done:
+  if constexpr (kTrace) flush(res);
   res.cycles = cycles;
   for (int i = 0; i < 32; ++i) res.regs[i] = x[i];
   if constexpr (kStats) {

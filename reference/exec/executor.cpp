@@ -347,7 +347,10 @@ spec::ExecResult execute(const spec::ProgramImage& image, std::span<const uint8_
     rec.next_pc = stop ? pc : next_pc;
     if (stop) rec.next_pc = pc;  // exit: the machine halts at the ecall
     if (opt.collect_stats) ++res.stats.per_class[static_cast<size_t>(cls)];
-    if (opt.trace) res.trace.push_back(rec);
+    if (opt.trace) {
+      if (opt.trace_sink) opt.trace_sink(std::span<const spec::StepRecord>(&rec, 1));
+      else res.trace.push_back(rec);
+    }
     ++res.cycles;
     if (stop) { res.pc = pc; break; }
     pc = next_pc;
