@@ -177,7 +177,7 @@ class Machine {
   Machine(const spec::ProgramImage& image, std::span<const uint8_t> input, const spec::ExecOptions& opt)
       : image_(image), input_(input), opt_(opt), rng_{opt.random_seed} {
     mem_ = map_zeroed<uint8_t>(spec::kAddressLimit + 16);
-    perm_.assign(spec::kAddressLimit / spec::kPageSize, 0);
+    perm_ = map_zeroed<uint8_t>(kPages);
     uint64_t lo = UINT64_MAX, hi = 0;
     for (const auto& s : image.segments) {
       if (!s.data.empty()) std::memcpy(mem_ + s.vaddr, s.data.data(), s.data.size());
@@ -196,11 +196,13 @@ class Machine {
         decoded_[(a - code_lo_) / 4] = decode(w);
       }
     }
-    if (opt.collect_stats) touched_.assign(spec::kAddressLimit / spec::kPageSize / 64, 0);
+    if (opt.collect_stats) touched_ = map_zeroed<uint64_t>(kPages / 64);
     if (opt.trace) chunk_.resize(4096);
   }
   ~Machine() {
     munmap(mem_, spec::kAddressLimit + 16);
+    munmap(perm_, kPages);
+    if (touched_) munmap(touched_, kPages / 8);
     munmap(decoded_, (code_words_ + 1) * sizeof(Decoded));
   }
   Machine(const Machine&) = delete;
@@ -288,8 +290,10 @@ class Machine {
   spec::RandomStream rng_;
   size_t input_pos_ = 0;
   uint8_t* mem_ = nullptr;
-  std::vector<uint8_t> perm_;
-  std::vector<uint64_t> touched_;
+  static constexpr uint64_t kPages = spec::kAddressLimit / spec::kPageSize;
+  // Both tables are lazily-zeroed mappings, so that setting up a short run costs no memset.
+  uint8_t* perm_ = nullptr;        // per page: R/W/X flags, or kPermMixed
+  uint64_t* touched_ = nullptr;    // pages touched as data (statistics mode)
   uint64_t code_lo_ = 0, code_words_ = 0;
   Decoded* decoded_ = nullptr;
   std::vector<spec::StepRecord> chunk_;
@@ -359,6 +363,16 @@ void Machine::run(spec::ExecResult& res) {
       &&L_Mul, &&L_Mulh, &&L_Mulhsu, &&L_Mulhu, &&L_Div, &&L_Divu, &&L_Rem, &&L_Remu,
       &&L_Addw, &&L_Subw, &&L_Sllw, &&L_Srlw, &&L_Sraw, &&L_Mulw, &&L_Divw, &&L_Divuw, &&L_Remw, &&L_Remuw};
 
+  // Run mode counts cycles per straight-line run instead of per instruction. A run starts where
+  // control arrives (entry, a jump, a taken branch) and goes straight on, through not-taken
+  // branches, to the next JAL/JALR (or an instruction that always faults). A transfer adds
+  // the length of the path it leaves; entering a run that would cross the cycle limit arms a
+  // trap on the instruction where the limit falls. A trap reached by another path later (a
+  // branch left the run first) is stale: it checks the real count, restores the instruction
+  // and goes on. Trace and statistics modes count every instruction.
+  constexpr bool kBlocks = !kTrace && !kStats;
+  void* const cycle_trap = &&L_CycleTrap;
+  [[maybe_unused]] void* const per_instruction_limit = &&L_CycleLimit;  // only reached by counting modes
   uint64_t x[33] = {};
   uint8_t* const mem = mem_;
   const uint64_t max_cycles = opt_.max_cycles;
@@ -366,11 +380,21 @@ void Machine::run(spec::ExecResult& res) {
   Decoded* const base = decoded_;
   const uint64_t lo = code_lo_, words = code_words_;
   Decoded* d;
+  Decoded* entry = nullptr;         // first instruction of the current run (run mode)
+  Decoded* trap_at = nullptr;       // the armed cycle-limit trap, if any, and the handler it hides
+  const void* trap_saved = nullptr;
+  std::vector<uint32_t> run_len;    // instructions from here to the end of the run, inclusive
   const Decoded* cur = nullptr;  // the instruction being executed (trace/stats modes)
   spec::StepRecord* rp = nullptr;  // the record being filled, in place in the chunk (trace mode)
   uint64_t fault_pc = 0, fault_addr = 0;
   FaultKind fault_kind = FaultKind::kNone;
 
+  auto arm_trap = [&](Decoded* at) {
+    if (trap_at) trap_at->handler = trap_saved;
+    trap_at = at;
+    trap_saved = at->handler;
+    at->handler = cycle_trap;
+  };
   auto locate = [&](uint64_t pc) -> Decoded* {
     const uint64_t off = pc - lo;
     return off / 4 < words ? base + off / 4 : nullptr;
@@ -406,7 +430,27 @@ void Machine::run(spec::ExecResult& res) {
     if constexpr (kTrace || kStats) begin();                              \
     goto* d->handler;                                                     \
   } while (0)
-#define ZKRV_NEXT() do { ++d; ZKRV_DISPATCH(); } while (0)
+#define ZKRV_NEXT()                                   \
+  do {                                                \
+    ++d;                                              \
+    if constexpr (kBlocks) goto* d->handler;          \
+    else ZKRV_DISPATCH();                             \
+  } while (0)
+// Control moves to `target` after the instruction at d completed.
+#define ZKRV_ENTER(target)                                                          \
+  do {                                                                              \
+    if constexpr (kBlocks) {                                                        \
+      cycles += static_cast<uint64_t>(d - entry) + 1;                               \
+      d = entry = (target);                                                         \
+      const uint64_t left_ = max_cycles - cycles;                                   \
+      if (__builtin_expect(left_ < run_len[static_cast<size_t>(d - base)], 0))      \
+        arm_trap(d + left_);                                                        \
+      goto* d->handler;                                                             \
+    } else {                                                                        \
+      d = (target);                                                                 \
+      ZKRV_DISPATCH();                                                              \
+    }                                                                               \
+  } while (0)
 #define RS1 x[d->rs1]
 #define RS2 x[d->rs2]
 #define RD x[d->rd]
@@ -415,7 +459,7 @@ void Machine::run(spec::ExecResult& res) {
   do {                                                                                 \
     const uint64_t a_ = RS1 + IMM;                                                     \
     if (__builtin_expect(!mem_ok(a_, size, spec::kFlagR), 0)) {                        \
-      fault_kind = FaultKind::kLoad; fault_pc = pc_of(d); fault_addr = a_; goto L_Fault; } \
+      fault_kind = FaultKind::kLoad; fault_pc = pc_of(d); fault_addr = a_; goto L_FaultHere; } \
     const T v_ = ld<T>(mem + a_);                                                      \
     if constexpr (kStats) { if (a_ % size) ++res.stats.misaligned_accesses; touch(a_, size); } \
     if constexpr (kTrace) {                                                            \
@@ -428,7 +472,7 @@ void Machine::run(spec::ExecResult& res) {
   do {                                                                                 \
     const uint64_t a_ = RS1 + IMM;                                                     \
     if (__builtin_expect(!mem_ok(a_, size, spec::kFlagW), 0)) {                        \
-      fault_kind = FaultKind::kStore; fault_pc = pc_of(d); fault_addr = a_; goto L_Fault; } \
+      fault_kind = FaultKind::kStore; fault_pc = pc_of(d); fault_addr = a_; goto L_FaultHere; } \
     if constexpr (kStats) { if (a_ % size) ++res.stats.misaligned_accesses; touch(a_, size); } \
     if constexpr (kTrace) {                                                            \
       uint64_t old_ = 0; std::memcpy(&old_, mem + a_, size);                           \
@@ -438,6 +482,15 @@ void Machine::run(spec::ExecResult& res) {
     ZKRV_NEXT();                                                                       \
   } while (0)
 
+  if constexpr (kBlocks) {
+    run_len.resize(words + 1);
+    for (uint64_t i = words + 1; i-- > 0;) {
+      const uint64_t op = base[i].op;
+      const bool ends_run = op == kJal || op == kJalr || op == kFetchFault || op == kIllegal || op == kEbreak ||
+                            i == words;
+      run_len[i] = ends_run ? 1 : run_len[i + 1] + 1;
+    }
+  }
   for (uint64_t i = 0; i <= words; ++i) base[i].handler = labels[base[i].op];
   d = locate(image_.entry);
   if (max_cycles == 0) {
@@ -448,49 +501,50 @@ void Machine::run(spec::ExecResult& res) {
     fault_kind = FaultKind::kFetch; fault_pc = image_.entry; fault_addr = image_.entry;
     goto L_Fault;
   }
+  if constexpr (kBlocks) {
+    entry = d;
+    if (max_cycles < run_len[static_cast<size_t>(d - base)]) arm_trap(d + max_cycles);
+  }
   if constexpr (kTrace || kStats) begin();
   goto* d->handler;
 
 L_FetchFault:
   fault_kind = FaultKind::kFetch; fault_pc = pc_of(d); fault_addr = fault_pc;
-  goto L_Fault;
+  goto L_FaultHere;
 L_Illegal:
   fault_kind = FaultKind::kIllegalInstruction; fault_pc = pc_of(d); fault_addr = fault_pc;
-  goto L_Fault;
+  goto L_FaultHere;
 L_Ebreak:
   fault_kind = FaultKind::kBreakpoint; fault_pc = pc_of(d); fault_addr = fault_pc;
-  goto L_Fault;
+  goto L_FaultHere;
 L_Fence:
   ZKRV_NEXT();
 L_Lui: RD = IMM; ZKRV_NEXT();
 L_Auipc: RD = pc_of(d) + IMM; ZKRV_NEXT();
 L_Jal: {
   const uint64_t pc = pc_of(d), t = pc + IMM;
-  if (t & 3) { fault_kind = FaultKind::kMisalignedJump; fault_pc = pc; fault_addr = t; goto L_Fault; }
+  if (t & 3) { fault_kind = FaultKind::kMisalignedJump; fault_pc = pc; fault_addr = t; goto L_FaultHere; }
   RD = pc + 4;
   Decoded* n = locate(t);
   if (!n) { fault_addr = t; goto L_JumpOut; }
-  d = n;
-  ZKRV_DISPATCH();
+  ZKRV_ENTER(n);
 }
 L_Jalr: {
   const uint64_t pc = pc_of(d), t = (RS1 + IMM) & ~uint64_t{1};
-  if (t & 3) { fault_kind = FaultKind::kMisalignedJump; fault_pc = pc; fault_addr = t; goto L_Fault; }
+  if (t & 3) { fault_kind = FaultKind::kMisalignedJump; fault_pc = pc; fault_addr = t; goto L_FaultHere; }
   RD = pc + 4;
   Decoded* n = locate(t);
   if (!n) { fault_addr = t; goto L_JumpOut; }
-  d = n;
-  ZKRV_DISPATCH();
+  ZKRV_ENTER(n);
 }
 #define BR(cond)                                                                          \
   do {                                                                                    \
     if (cond) {                                                                           \
       const uint64_t pc = pc_of(d), t = pc + IMM;                                         \
-      if (t & 3) { fault_kind = FaultKind::kMisalignedJump; fault_pc = pc; fault_addr = t; goto L_Fault; } \
+      if (t & 3) { fault_kind = FaultKind::kMisalignedJump; fault_pc = pc; fault_addr = t; goto L_FaultHere; } \
       Decoded* n = locate(t);                                                             \
       if (!n) { fault_addr = t; goto L_JumpOut; }                                         \
-      d = n;                                                                              \
-      ZKRV_DISPATCH();                                                                    \
+      ZKRV_ENTER(n);                                                                      \
     }                                                                                     \
     ZKRV_NEXT();                                                                          \
   } while (0)
@@ -589,12 +643,13 @@ L_Ecall: {
       res.syscalls.push_back({cycles, num, {x[10], x[11], x[12]}, 0, {}});
     }
     res.pc = pc_of(d);
-    ++cycles;
+    if constexpr (kBlocks) cycles += static_cast<uint64_t>(d - entry) + 1;
+    else ++cycles;
     goto L_Done;
   }
   if (!syscall<kTrace, kStats>(x, cycles, res, fault_kind, fault_addr)) {
     fault_pc = pc_of(d);
-    goto L_Fault;
+    goto L_FaultHere;
   }
   ZKRV_NEXT();
 }
@@ -609,12 +664,27 @@ L_JumpOut:
       commit(res);
     }
   }
-  if (++cycles >= max_cycles) { fault_kind = FaultKind::kCycleLimit; fault_pc = fault_addr; goto L_Fault; }
+  if constexpr (kBlocks) cycles += static_cast<uint64_t>(d - entry) + 1;
+  else ++cycles;
+  if (cycles >= max_cycles) { fault_kind = FaultKind::kCycleLimit; fault_pc = fault_addr; goto L_Fault; }
   fault_kind = FaultKind::kFetch; fault_pc = fault_addr;
   goto L_Fault;
 
-L_CycleLimit:
+L_CycleLimit:  // trace and statistics modes
   fault_kind = FaultKind::kCycleLimit; fault_pc = pc_of(d); fault_addr = fault_pc;
+  goto L_Fault;
+
+L_CycleTrap:  // run mode: the armed instruction where the cycle limit may fall
+  if (cycles + static_cast<uint64_t>(d - entry) < max_cycles) {  // stale: budget left
+    d->handler = trap_saved;
+    trap_at = nullptr;
+    goto* d->handler;
+  }
+  fault_kind = FaultKind::kCycleLimit; fault_pc = pc_of(d); fault_addr = fault_pc;
+  goto L_FaultHere;
+
+L_FaultHere:  // a fault at d: in run mode, count the instructions of this run that completed
+  if constexpr (kBlocks) cycles += static_cast<uint64_t>(d - entry);
   goto L_Fault;
 
 L_Fault:
@@ -635,11 +705,12 @@ L_Done:
   for (int i = 0; i < 32; ++i) res.regs[i] = x[i];
   if constexpr (kStats) {
     uint64_t n = 0;
-    for (uint64_t w : touched_) n += static_cast<uint64_t>(__builtin_popcountll(w));
+    for (uint64_t i = 0; i < kPages / 64; ++i) n += static_cast<uint64_t>(__builtin_popcountll(touched_[i]));
     res.stats.pages_touched = n;
   }
 #undef ZKRV_DISPATCH
 #undef ZKRV_NEXT
+#undef ZKRV_ENTER
 #undef RS1
 #undef RS2
 #undef RD

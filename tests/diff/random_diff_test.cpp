@@ -60,6 +60,13 @@ TEST_P(RandomDiff, ExecutorsAndQemuAgree) {
     ASSERT_EQ(fr.cycles, f.cycles);
     ASSERT_EQ(fr.output, f.output);
     ASSERT_NE(r.fault.kind, spec::FaultKind::kCycleLimit) << "generated programs always end";
+    // Run mode under a cycle limit that falls somewhere inside the program.
+    spec::ExecOptions limited;
+    limited.max_cycles = 1 + seed % (r.cycles + 1);
+    auto lr = ref::execute(*loaded.image, {}, limited), lf = opt::execute(*loaded.image, {}, limited);
+    ASSERT_EQ(lf.cycles, lr.cycles) << "limit " << limited.max_cycles;
+    ASSERT_EQ(lf.fault, lr.fault) << "limit " << limited.max_cycles;
+    ASSERT_EQ(lf.regs, lr.regs) << "limit " << limited.max_cycles;
     const bool faulted = r.status == spec::ExitStatus::kFaulted;
     if (faulted) {
       ASSERT_TRUE(prog.expects_fault) << "unplanned " << spec::describe(r.fault);

@@ -165,6 +165,41 @@ TEST_P(Executors, IllegalAndEbreak) {
 INSTANTIATE_TEST_SUITE_P(Both, Executors, ::testing::Values(&ref::execute, &opt::execute),
                          [](const auto& info) { return info.index == 0 ? std::string("reference") : std::string("fast"); });
 
+// Run mode counts cycles per straight-line run and arms a trap where the limit falls; every
+// limit must still stop at exactly the reference's instruction with the same state. The program
+// has nested loops (backward branches), a call and a return, so traps go stale too.
+TEST(FastExecutor, EveryCycleLimitStopsWhereTheReferenceStops) {
+  const std::vector<uint32_t> code = {
+      addi(5, 0, 5),          //  0: t0 = 5
+      addi(6, 0, 3),          //  4: L1: t1 = 3
+      addi(6, 6, -1),         //  8: L2: t1 -= 1
+      testing::rv::r(0, 6, 10, 0, 10, 0x33),  // 12: a0 += t1
+      b(-8, 0, 6, 1),         // 16: bne t1, x0, L2
+      j(24, 1),               // 20: jal ra, F (at 44)
+      addi(5, 5, -1),         // 24: t0 -= 1
+      b(-24, 0, 5, 1),        // 28: bne t0, x0, L1
+      addi(17, 0, 93),        // 32
+      ecall(),                // 36
+      addi(0, 0, 0),          // 40
+      addi(11, 11, 1),        // 44: F: a1 += 1
+      b(8, 0, 11, 0),         // 48: beq a1, x0, +8 (never taken)
+      i(0, 1, 0, 0, 0x67),    // 52: jalr x0, 0(ra)
+  };
+  auto loaded = ref::load_elf(testing::simple_elf(code));
+  ASSERT_TRUE(loaded.ok());
+  const auto full = ref::execute(*loaded.image, {}, {});
+  ASSERT_EQ(full.status, spec::ExitStatus::kExited);
+  for (uint64_t limit = 1; limit <= full.cycles + 2; ++limit) {
+    ExecOptions opt;
+    opt.max_cycles = limit;
+    const auto want = ref::execute(*loaded.image, {}, opt), got = opt::execute(*loaded.image, {}, opt);
+    ASSERT_EQ(got.status, want.status) << "limit " << limit;
+    ASSERT_EQ(got.cycles, want.cycles) << "limit " << limit;
+    ASSERT_EQ(got.fault, want.fault) << "limit " << limit;
+    ASSERT_EQ(got.regs, want.regs) << "limit " << limit;
+  }
+}
+
 TEST(FastExecutor, RunModeMatchesTraceMode) {
   auto loaded = ref::load_elf(testing::simple_elf(cat({addi(5, 0, 100), addi(5, 5, -1), b(-4, 0, 5, 1)}, exit_with(9))));
   ASSERT_TRUE(loaded.ok());
