@@ -30,6 +30,9 @@ enum Op : uint8_t {
 };
 
 constexpr uint8_t kUsesRs1 = 1, kUsesRs2 = 2, kHasRd = 4;
+// JAL or branch whose target is 4-aligned and inside the code span: `imm` then holds the
+// distance in decode slots, so a taken jump is `d += imm` with no address arithmetic.
+constexpr uint8_t kDirect = 8;
 constexpr unsigned kSink = 32;  // writes to x0 go to x[32], so x[0] stays 0 for free
 
 // 16 bytes. Decoding fills `op`; run() then replaces it by the handler's address (threaded
@@ -195,6 +198,15 @@ class Machine {
         uint32_t w;
         std::memcpy(&w, mem_ + a, 4);
         decoded_[(a - code_lo_) / 4] = decode(w);
+      }
+    }
+    for (uint64_t i = 0; i < code_words_; ++i) {
+      Decoded& e = decoded_[i];
+      if (e.op != kJal && !(e.op >= kBeq && e.op <= kBgeu)) continue;
+      const int64_t target = static_cast<int64_t>(i) * 4 + e.imm;  // bytes from code_lo_
+      if (e.imm % 4 == 0 && target >= 0 && static_cast<uint64_t>(target) < code_words_ * 4) {
+        e.imm /= 4;
+        e.flags |= kDirect;
       }
     }
     if (opt.collect_stats) touched_ = map_zeroed<uint64_t>(kPages / 64);
@@ -532,6 +544,10 @@ L_Fence:
 L_Lui: RD = IMM; ZKRV_NEXT();
 L_Auipc: RD = pc_of(d) + IMM; ZKRV_NEXT();
 L_Jal: {
+  if (__builtin_expect(d->flags & kDirect, 1)) {
+    RD = pc_of(d) + 4;
+    ZKRV_ENTER(d + d->imm);
+  }
   const uint64_t pc = pc_of(d), t = pc + IMM;
   if (t & 3) { fault_kind = FaultKind::kMisalignedJump; fault_pc = pc; fault_addr = t; goto L_FaultHere; }
   RD = pc + 4;
@@ -550,6 +566,7 @@ L_Jalr: {
 #define BR(cond)                                                                          \
   do {                                                                                    \
     if (cond) {                                                                           \
+      if (__builtin_expect(d->flags & kDirect, 1)) ZKRV_ENTER(d + d->imm);                \
       const uint64_t pc = pc_of(d), t = pc + IMM;                                         \
       if (t & 3) { fault_kind = FaultKind::kMisalignedJump; fault_pc = pc; fault_addr = t; goto L_FaultHere; } \
       Decoded* n = locate(t);                                                             \

@@ -34,7 +34,7 @@ std::vector<uint8_t> build_elf(const ElfSpec& e) {
     const PhdrSpec& p = e.phdrs[k];
     off = ((off + 0xfff) & ~uint64_t{0xfff}) + p.vaddr % 0x1000;
     if (b.size() < off + p.data.size()) b.resize(off + p.data.size(), 0);
-    std::memcpy(b.data() + off, p.data.data(), p.data.size());
+    if (!p.data.empty()) std::memcpy(b.data() + off, p.data.data(), p.data.size());
     const size_t h = phoff + 56 * k;
     put(b, h, p.type, 4);
     put(b, h + 4, p.flags, 4);

@@ -92,10 +92,10 @@ int cmd_run(const RunArgs& a) {
   if (!a.output.empty()) {
     if (auto err = tools::write_file_atomic(a.output, r.output); !err.empty()) return fail(cli::kIoError, err);
   } else if (!a.json) {
-    std::fwrite(r.output.data(), 1, r.output.size(), stdout);
+    if (!r.output.empty()) std::fwrite(r.output.data(), 1, r.output.size(), stdout);
     std::fflush(stdout);
   }
-  std::fwrite(r.log.data(), 1, r.log.size(), stderr);
+  if (!r.log.empty()) std::fwrite(r.log.data(), 1, r.log.size(), stderr);
 
   const bool exited = r.status == spec::ExitStatus::kExited;
   if (a.json) {
