@@ -1,37 +1,106 @@
-# zkrv_add_guest(NAME SOURCES src... [LINKER_SCRIPT file] [NO_RUNTIME] [OUTPUT_DIR dir] [TARGET t])
-# Builds NAME.elf for riscv64im (LP64, medany) with clang + lld from C, C++ or assembly.
-set(ZKRV_GUEST_DIR ${CMAKE_CURRENT_LIST_DIR}/.. CACHE INTERNAL "guest SDK folder")
-set(ZKRV_GUEST_FLAGS --target=riscv64-unknown-elf -march=rv64im -mabi=lp64 -mcmodel=medany
-    -ffreestanding -fno-builtin -nostdlib -fno-exceptions -fno-asynchronous-unwind-tables -O2 -g
-    -I${CMAKE_SOURCE_DIR} CACHE INTERNAL "guest compile flags")
+# Guest SDK build rules (clang + lld for riscv64im, picolibc).
+#
+#   zkrv_add_guest(NAME SOURCES src... [ALLOCATOR bump|picolibc|arena] [OUTPUT_DIR dir]
+#                  [LINKER_SCRIPT file] [NO_RUNTIME] [TARGET t] [LINK_OPTIONS opt...])
+# builds NAME.elf. The SDK (libzkrv_guest.a), the chosen allocator (default bump), picolibc
+# and libgcc are linked unless NO_RUNTIME is given (freestanding assembly tests).
+#
+# Used from the source tree (guest/CMakeLists.txt builds the libraries) and from an installed
+# SDK (zkrvConfig.cmake sets ZKRV_GUEST_DIR, ZKRV_GUEST_LIB_DIR, ZKRV_GUEST_INCLUDE_DIR).
+
+set(ZKRV_PICOLIBC_DIR /usr/lib/picolibc/riscv64-unknown-elf CACHE PATH "picolibc for riscv64-unknown-elf")
+set(ZKRV_LIBGCC_DIR /usr/lib/gcc/riscv64-unknown-elf/12.2.0/rv64im/lp64 CACHE PATH "libgcc.a for rv64im/lp64")
+if(NOT ZKRV_GUEST_CLANG)
+  find_program(ZKRV_GUEST_CLANG NAMES clang clang-14 REQUIRED)
+endif()
+find_program(ZKRV_GUEST_AR NAMES llvm-ar llvm-ar-14 REQUIRED)
+
+set(ZKRV_GUEST_ARCH_FLAGS --target=riscv64-unknown-elf -march=rv64im -mabi=lp64 -mcmodel=medany
+    CACHE INTERNAL "guest target flags")
+set(ZKRV_GUEST_CFLAGS ${ZKRV_GUEST_ARCH_FLAGS} -O2 -g -ffunction-sections -fdata-sections
+    -ftls-model=local-exec -isystem ${ZKRV_PICOLIBC_DIR}/include -Wall
+    CACHE INTERNAL "guest compile flags")
+set(ZKRV_GUEST_CXXFLAGS -std=c++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics CACHE INTERNAL "")
+
+# Compiles one guest source to an object; returns its path in OUT_VAR.
+function(zkrv_guest_compile src out_dir include_dirs out_var)
+  get_filename_component(abs ${src} ABSOLUTE)
+  get_filename_component(name ${src} NAME)
+  string(MD5 tag ${abs})
+  string(SUBSTRING ${tag} 0 8 tag)
+  set(obj ${out_dir}/${name}.${tag}.o)
+  set(flags ${ZKRV_GUEST_CFLAGS})
+  if(abs MATCHES "\\.(cpp|cc|cxx)$")
+    list(APPEND flags ${ZKRV_GUEST_CXXFLAGS})
+  elseif(abs MATCHES "\\.c$")
+    list(APPEND flags -std=c17)
+  endif()
+  set(incs)
+  foreach(d ${include_dirs})
+    list(APPEND incs -I${d})
+  endforeach()
+  add_custom_command(OUTPUT ${obj}
+    COMMAND ${ZKRV_GUEST_CLANG} ${flags} ${incs} -MD -MF ${obj}.d -c ${abs} -o ${obj}
+    DEPENDS ${abs} DEPFILE ${obj}.d
+    COMMENT "guest cc ${name}" VERBATIM)
+  set(${out_var} ${obj} PARENT_SCOPE)
+endfunction()
+
+# zkrv_guest_library(NAME OUTPUT_DIR dir INCLUDE_DIRS dirs SOURCES src...) -> dir/libNAME.a
+function(zkrv_guest_library name)
+  cmake_parse_arguments(L "" "OUTPUT_DIR" "SOURCES;INCLUDE_DIRS" ${ARGN})
+  set(objs)
+  foreach(s ${L_SOURCES})
+    zkrv_guest_compile(${s} ${L_OUTPUT_DIR}/obj "${L_INCLUDE_DIRS}" obj)
+    list(APPEND objs ${obj})
+  endforeach()
+  set(lib ${L_OUTPUT_DIR}/lib${name}.a)
+  add_custom_command(OUTPUT ${lib}
+    COMMAND ${CMAKE_COMMAND} -E rm -f ${lib}
+    COMMAND ${ZKRV_GUEST_AR} rcs ${lib} ${objs}
+    DEPENDS ${objs} COMMENT "guest ar lib${name}.a" VERBATIM)
+  add_custom_target(guestlib_${name} ALL DEPENDS ${lib})
+endfunction()
 
 function(zkrv_add_guest name)
-  cmake_parse_arguments(G "NO_RUNTIME" "LINKER_SCRIPT;OUTPUT_DIR;TARGET" "SOURCES" ${ARGN})
+  cmake_parse_arguments(G "NO_RUNTIME" "LINKER_SCRIPT;OUTPUT_DIR;TARGET;ALLOCATOR" "SOURCES;LINK_OPTIONS;INCLUDE_DIRS" ${ARGN})
   if(NOT G_TARGET)
     set(G_TARGET guest_${name})
   endif()
   if(NOT G_LINKER_SCRIPT)
-    set(G_LINKER_SCRIPT ${ZKRV_GUEST_DIR}/zkrv.ld)
+    set(G_LINKER_SCRIPT ${ZKRV_GUEST_LD_SCRIPT})
   endif()
   if(NOT G_OUTPUT_DIR)
     set(G_OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR})
   endif()
-  set(srcs)
-  foreach(s ${G_SOURCES})
-    get_filename_component(abs ${s} ABSOLUTE)
-    list(APPEND srcs ${abs})
-  endforeach()
-  if(NOT G_NO_RUNTIME)
-    list(APPEND srcs ${ZKRV_GUEST_DIR}/runtime/start.S ${ZKRV_GUEST_DIR}/runtime/runtime.c)
+  if(NOT G_ALLOCATOR)
+    set(G_ALLOCATOR bump)
   endif()
+  if(NOT G_ALLOCATOR MATCHES "^(bump|picolibc|arena)$")
+    message(FATAL_ERROR "zkrv_add_guest(${name}): ALLOCATOR must be bump, picolibc or arena, not '${G_ALLOCATOR}'")
+  endif()
+  set(incs ${ZKRV_GUEST_INCLUDE_DIRS} ${G_INCLUDE_DIRS})
+  set(objs)
+  foreach(s ${G_SOURCES})
+    zkrv_guest_compile(${s} ${G_OUTPUT_DIR}/obj_${name} "${incs}" obj)
+    list(APPEND objs ${obj})
+  endforeach()
   set(out ${G_OUTPUT_DIR}/${name}.elf)
-  add_custom_command(
-    OUTPUT ${out}
-    COMMAND ${ZKRV_GUEST_CLANG} ${ZKRV_GUEST_FLAGS} -fuse-ld=lld -static -Wl,--no-relax
-            -Wl,-T,${G_LINKER_SCRIPT} -o ${out} ${srcs}
-    DEPENDS ${srcs} ${G_LINKER_SCRIPT} ${ZKRV_GUEST_DIR}/include/zkrv_guest.h
-            ${CMAKE_SOURCE_DIR}/conformance/isa/macros.h
-    COMMENT "guest ${name}.elf"
-    VERBATIM)
+  set(libs)
+  set(deps ${objs} ${G_LINKER_SCRIPT})
+  if(NOT G_NO_RUNTIME)
+    set(sdk ${ZKRV_GUEST_LIB_DIR}/libzkrv_guest.a)
+    set(alloc ${ZKRV_GUEST_LIB_DIR}/libzkrv_alloc_${G_ALLOCATOR}.a)
+    set(libs -Wl,-u,_start -Wl,--start-group ${alloc} ${sdk} ${ZKRV_PICOLIBC_DIR}/lib/rv64im/lp64/libc.a
+             ${ZKRV_LIBGCC_DIR}/libgcc.a -Wl,--end-group)
+    list(APPEND deps ${sdk} ${alloc})
+  endif()
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${ZKRV_GUEST_CLANG} ${ZKRV_GUEST_ARCH_FLAGS} -nostdlib -static -fuse-ld=lld -Wl,--no-relax
+            -Wl,--gc-sections -Wl,-T,${G_LINKER_SCRIPT} ${G_LINK_OPTIONS} -o ${out} ${objs} ${libs}
+    DEPENDS ${deps} COMMENT "guest ld ${name}.elf" VERBATIM)
   add_custom_target(${G_TARGET} ALL DEPENDS ${out})
+  if(TARGET zkrv_guest_sdk)
+    add_dependencies(${G_TARGET} zkrv_guest_sdk)
+  endif()
 endfunction()

@@ -1,10 +1,9 @@
 /* Benchmark workload: branch-heavy (Collatz trajectories and a small state machine),
  * trajectories for 1..N from the input. */
-#include "guest/include/zkrv_guest.h"
+#include "guest/programs/common/input_number.h"
 
 int main(void) {
-  uint8_t buf[32];
-  uint64_t n = zkrv_parse_u64(buf, zkrv_read(buf, sizeof buf));
+  uint64_t n = input_number();
   uint64_t steps = 0, state = 0;
   for (uint64_t s = 1; s <= n; ++s) {
     uint64_t v = s;
@@ -19,7 +18,7 @@ int main(void) {
       }
     }
   }
-  zkrv_write(1, &steps, sizeof steps);
-  zkrv_write(1, &state, sizeof state);
+  write_output((const uint8_t*)&steps, sizeof steps);
+  write_output((const uint8_t*)&state, sizeof state);
   return 0;
 }

@@ -1,9 +1,8 @@
 /* Benchmark workload: an integer ALU loop (xorshift + add), N iterations from the input. */
-#include "guest/include/zkrv_guest.h"
+#include "guest/programs/common/input_number.h"
 
 int main(void) {
-  uint8_t buf[32];
-  uint64_t n = zkrv_parse_u64(buf, zkrv_read(buf, sizeof buf));
+  uint64_t n = input_number();
   uint64_t x = 0x9E3779B97F4A7C15ull, acc = 0;
   for (uint64_t i = 0; i < n; ++i) {
     x ^= x << 13;
@@ -11,6 +10,6 @@ int main(void) {
     x ^= x << 17;
     acc += x + i;
   }
-  zkrv_write(1, &acc, sizeof acc);
+  write_output((const uint8_t*)&acc, sizeof acc);
   return 0;
 }

@@ -1,13 +1,12 @@
 /* Benchmark workload: memory-heavy. Random read-modify-write over a 4 MiB table (misses the
  * host caches of a naive executor), N updates from the input. */
-#include "guest/include/zkrv_guest.h"
+#include "guest/programs/common/input_number.h"
 
 #define WORDS (1u << 19)
 static uint64_t table[WORDS];
 
 int main(void) {
-  uint8_t buf[32];
-  uint64_t n = zkrv_parse_u64(buf, zkrv_read(buf, sizeof buf));
+  uint64_t n = input_number();
   uint64_t x = 88172645463325252ull;
   for (uint64_t i = 0; i < n; ++i) {
     x ^= x << 13;
@@ -18,6 +17,6 @@ int main(void) {
   }
   uint64_t sum = 0;
   for (uint32_t i = 0; i < WORDS; i += 64) sum ^= table[i];
-  zkrv_write(1, &sum, sizeof sum);
+  write_output((const uint8_t*)&sum, sizeof sum);
   return 0;
 }

@@ -1,9 +1,8 @@
 /* Benchmark workload: multiply/divide heavy (64- and 32-bit forms), N iterations. */
-#include "guest/include/zkrv_guest.h"
+#include "guest/programs/common/input_number.h"
 
 int main(void) {
-  uint8_t buf[32];
-  uint64_t n = zkrv_parse_u64(buf, zkrv_read(buf, sizeof buf));
+  uint64_t n = input_number();
   uint64_t a = 1234567891011ull, acc = 7;
   int32_t w = 12345;
   for (uint64_t i = 1; i <= n; ++i) {
@@ -13,6 +12,6 @@ int main(void) {
     acc ^= (uint64_t)(((unsigned __int128)a * acc) >> 64);
   }
   acc += (uint64_t)w;
-  zkrv_write(1, &acc, sizeof acc);
+  write_output((const uint8_t*)&acc, sizeof acc);
   return 0;
 }

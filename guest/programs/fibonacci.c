@@ -1,20 +1,24 @@
-/* Reads n (decimal) from the private input and publishes "fib(n) = F" where F = F(n) mod 2^64. */
-#include "guest/include/zkrv_guest.h"
+/* Reads n (decimal) from the private input and publishes "fib(n) = F\n", F = F(n) mod 2^64. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "zkvm_io.h"
 
 int main(void) {
-  uint8_t buf[32];
-  size_t len = zkrv_read(buf, sizeof buf);
-  uint64_t n = zkrv_parse_u64(buf, len);
-  uint64_t a = 0, b = 1;
-  for (uint64_t i = 0; i < n; ++i) {
-    uint64_t t = a + b;
+  const uint8_t* in;
+  size_t len;
+  read_input(&in, &len);
+  char digits[32] = {0};
+  for (size_t i = 0; i < len && i < sizeof digits - 1; ++i) digits[i] = (char)in[i];
+  const unsigned long long n = strtoull(digits, NULL, 10);
+  unsigned long long a = 0, b = 1;
+  for (unsigned long long i = 0; i < n; ++i) {
+    const unsigned long long t = a + b;
     a = b;
     b = t;
   }
-  zkrv_print(1, "fib(");
-  zkrv_print_u64(1, n);
-  zkrv_print(1, ") = ");
-  zkrv_print_u64(1, a);
-  zkrv_print(1, "\n");
+  char out[64];
+  const int m = snprintf(out, sizeof out, "fib(%llu) = %llu\n", n, a);
+  write_output((const uint8_t*)out, (size_t)m);
   return 0;
 }
