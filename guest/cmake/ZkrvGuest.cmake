@@ -1,7 +1,8 @@
 # Guest SDK build rules (clang + lld for riscv64im, picolibc).
 #
 #   zkrv_add_guest(NAME SOURCES src... [ALLOCATOR bump|picolibc|arena] [OUTPUT_DIR dir]
-#                  [LINKER_SCRIPT file] [NO_RUNTIME] [TARGET t] [LINK_OPTIONS opt...])
+#                  [COMPILE_OPTIONS opt...] [INCLUDE_DIRS dir...] [LINK_OPTIONS opt...]
+#                  [LINKER_SCRIPT file] [NO_RUNTIME] [TARGET t])
 # builds NAME.elf. The SDK (libzkrv_guest.a), the chosen allocator (default bump), picolibc
 # and libgcc are linked unless NO_RUNTIME is given (freestanding assembly tests).
 #
@@ -23,10 +24,10 @@ set(ZKRV_GUEST_CFLAGS ${ZKRV_GUEST_ARCH_FLAGS} -O2 -g -ffunction-sections -fdata
 set(ZKRV_GUEST_CXXFLAGS -std=c++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics CACHE INTERNAL "")
 
 # Compiles one guest source to an object; returns its path in OUT_VAR.
-function(zkrv_guest_compile src out_dir include_dirs out_var)
+function(zkrv_guest_compile src out_dir include_dirs extra_flags out_var)
   get_filename_component(abs ${src} ABSOLUTE)
   get_filename_component(name ${src} NAME)
-  string(MD5 tag ${abs})
+  string(MD5 tag "${abs}${extra_flags}")
   string(SUBSTRING ${tag} 0 8 tag)
   set(obj ${out_dir}/${name}.${tag}.o)
   set(flags ${ZKRV_GUEST_CFLAGS})
@@ -40,7 +41,7 @@ function(zkrv_guest_compile src out_dir include_dirs out_var)
     list(APPEND incs -I${d})
   endforeach()
   add_custom_command(OUTPUT ${obj}
-    COMMAND ${ZKRV_GUEST_CLANG} ${flags} ${incs} -MD -MF ${obj}.d -c ${abs} -o ${obj}
+    COMMAND ${ZKRV_GUEST_CLANG} ${flags} ${extra_flags} ${incs} -MD -MF ${obj}.d -c ${abs} -o ${obj}
     DEPENDS ${abs} DEPFILE ${obj}.d
     COMMENT "guest cc ${name}" VERBATIM)
   set(${out_var} ${obj} PARENT_SCOPE)
@@ -51,7 +52,7 @@ function(zkrv_guest_library name)
   cmake_parse_arguments(L "" "OUTPUT_DIR" "SOURCES;INCLUDE_DIRS" ${ARGN})
   set(objs)
   foreach(s ${L_SOURCES})
-    zkrv_guest_compile(${s} ${L_OUTPUT_DIR}/obj "${L_INCLUDE_DIRS}" obj)
+    zkrv_guest_compile(${s} ${L_OUTPUT_DIR}/obj "${L_INCLUDE_DIRS}" "" obj)
     list(APPEND objs ${obj})
   endforeach()
   set(lib ${L_OUTPUT_DIR}/lib${name}.a)
@@ -63,7 +64,7 @@ function(zkrv_guest_library name)
 endfunction()
 
 function(zkrv_add_guest name)
-  cmake_parse_arguments(G "NO_RUNTIME" "LINKER_SCRIPT;OUTPUT_DIR;TARGET;ALLOCATOR" "SOURCES;LINK_OPTIONS;INCLUDE_DIRS" ${ARGN})
+  cmake_parse_arguments(G "NO_RUNTIME" "LINKER_SCRIPT;OUTPUT_DIR;TARGET;ALLOCATOR" "SOURCES;LINK_OPTIONS;INCLUDE_DIRS;COMPILE_OPTIONS" ${ARGN})
   if(NOT G_TARGET)
     set(G_TARGET guest_${name})
   endif()
@@ -82,7 +83,7 @@ function(zkrv_add_guest name)
   set(incs ${ZKRV_GUEST_INCLUDE_DIRS} ${G_INCLUDE_DIRS})
   set(objs)
   foreach(s ${G_SOURCES})
-    zkrv_guest_compile(${s} ${G_OUTPUT_DIR}/obj_${name} "${incs}" obj)
+    zkrv_guest_compile(${s} ${G_OUTPUT_DIR}/obj_${name} "${incs}" "${G_COMPILE_OPTIONS}" obj)
     list(APPEND objs ${obj})
   endforeach()
   set(out ${G_OUTPUT_DIR}/${name}.elf)

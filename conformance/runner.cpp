@@ -1,13 +1,18 @@
-// zkrv-isa-conformance: runs the ISA conformance programs on the reference executor, the fast
-// executor (run and trace modes) and qemu-riscv64, and fails unless every program ends as
-// expected.txt says on every executor and the reference and fast traces agree step by step.
+// zkrv-conformance: runs a suite of guest programs (the ISA suite, the SDK's example programs)
+// on the reference executor, the fast executor (run and trace modes) and qemu-riscv64, and
+// fails unless every program ends as the expectations file says on every executor, produces
+// the expected public output, and the reference and fast traces agree step by step.
 //
-//   zkrv-isa-conformance --dir DIR [--expect FILE] [--no-qemu] [--only NAME]
+//   zkrv-conformance --dir DIR [--expect FILE] [--no-qemu] [--only NAME]
+//
+// Expectations, one program per line: NAME pass|exit=N|fault=KIND [input=FILE] [output=FILE]
+// [max_cycles=N] [qemu=skip -- reason]; other key=value words (build settings) are ignored.
 
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -29,6 +34,7 @@ struct Expectation {
   int exit_code = 0;
   std::string fault;  // slug
   std::string input;
+  std::string output;  // file with the expected public output (optional)
   uint64_t max_cycles = spec::kDefaultMaxCycles;
   bool qemu_skip = false;
   std::string qemu_reason;
@@ -71,7 +77,9 @@ std::vector<Expectation> parse(const std::string& path, std::string& err) {
     while (ss >> opt) {
       if (opt.rfind("input=", 0) == 0) e.input = opt.substr(6);
       else if (opt.rfind("max_cycles=", 0) == 0) e.max_cycles = std::stoull(opt.substr(11));
+      else if (opt.rfind("output=", 0) == 0) e.output = opt.substr(7);
       else if (opt == "qemu=skip") { e.qemu_skip = true; e.qemu_reason = reason; }
+      else if (opt.rfind("source=", 0) == 0 || opt.rfind("allocator=", 0) == 0 || opt.rfind("cflags=", 0) == 0) continue;
       else { err = path + ":" + std::to_string(lineno) + ": unknown option '" + opt + "'"; return {}; }
     }
     out.push_back(e);
@@ -86,15 +94,21 @@ std::string outcome(const spec::ExecResult& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"zkrv ISA conformance runner: reference, fast and qemu-riscv64 must agree with expected.txt"};
+  CLI::App app{"zkrv conformance runner: reference, fast and qemu-riscv64 must agree with the expectations"};
   std::string dir, expect_path, only;
   bool no_qemu = false;
+  std::string data_dir;
   app.add_option("--dir", dir, "folder with the built NAME.elf programs")->required();
   app.add_option("--expect", expect_path, "expectations file (default: DIR/expected.txt)");
+  app.add_option("--data", data_dir, "folder of input= and output= files (default: the expectations file's folder)");
   app.add_option("--only", only, "run one program");
   app.add_flag("--no-qemu", no_qemu, "skip qemu-riscv64 (the run then proves less; say so)");
   CLI11_PARSE(app, argc, argv);
   if (expect_path.empty()) expect_path = dir + "/expected.txt";
+  if (data_dir.empty()) {
+    data_dir = expect_path.substr(0, expect_path.find_last_of('/') == std::string::npos ? 0 : expect_path.find_last_of('/'));
+    if (data_dir.empty()) data_dir = ".";
+  }
 
   std::string err;
   auto cases = parse(expect_path, err);
@@ -106,7 +120,8 @@ int main(int argc, char** argv) {
   }
 
   int passed = 0, failed = 0;
-  std::printf("%-26s %-22s %-22s %-22s %-22s %s\n", "program", "expected", "reference", "fast", "qemu-riscv64", "verdict");
+  std::printf("%-26s %-22s %-22s %-22s %-22s %10s %s\n", "program", "expected", "reference", "fast", "qemu-riscv64",
+              "cycles", "verdict");
   for (const auto& c : cases) {
     if (!only.empty() && c.name != only) continue;
     std::vector<std::string> problems;
@@ -114,11 +129,17 @@ int main(int argc, char** argv) {
     auto elf = tools::read_file(elf_path, 1 << 30, "program");
     std::vector<uint8_t> input;
     if (!c.input.empty()) {
-      auto in = tools::read_file(dir + "/" + c.input, 1 << 30, "input");
+      auto in = tools::read_file(data_dir + "/" + c.input, 1 << 30, "input");
       if (!in.bytes) problems.push_back(in.error); else input = *in.bytes;
+    }
+    std::optional<std::vector<uint8_t>> want_output;
+    if (!c.output.empty()) {
+      auto out = tools::read_file(data_dir + "/" + c.output, 1 << 30, "expected output");
+      if (!out.bytes) problems.push_back(out.error); else want_output = *out.bytes;
     }
     std::string expected = c.kind == Expectation::kExit ? "exit=" + std::to_string(c.exit_code) : "fault=" + c.fault;
     std::string ref_out = "-", fast_out = "-", qemu_out = "-";
+    uint64_t cycles = 0;
     if (!elf.bytes) {
       problems.push_back(elf.error);
     } else if (auto loaded = ref::load_elf(*elf.bytes); !loaded.ok()) {
@@ -135,6 +156,8 @@ int main(int argc, char** argv) {
       auto fr = opt::execute(*loaded.image, input, opt);  // run mode, as `zkrv run` uses it
       ref_out = outcome(r);
       fast_out = outcome(f);
+      cycles = r.cycles;
+      if (want_output && r.output != *want_output) problems.push_back("public output differs from " + c.output);
       if (ref_out != expected) problems.push_back("reference: " + ref_out);
       if (fast_out != expected) problems.push_back("fast: " + fast_out);
       if (outcome(fr) != fast_out || fr.cycles != f.cycles || fr.output != f.output || fr.regs != f.regs)
@@ -171,8 +194,8 @@ int main(int argc, char** argv) {
     }
     const bool ok = problems.empty();
     (ok ? passed : failed)++;
-    std::printf("%-26s %-22s %-22s %-22s %-22s %s\n", c.name.c_str(), expected.c_str(), ref_out.c_str(),
-                fast_out.c_str(), qemu_out.c_str(), ok ? "ok" : "FAIL");
+    std::printf("%-26s %-22s %-22s %-22s %-22s %10llu %s\n", c.name.c_str(), expected.c_str(), ref_out.c_str(),
+                fast_out.c_str(), qemu_out.c_str(), static_cast<unsigned long long>(cycles), ok ? "ok" : "FAIL");
     for (const auto& p : problems) std::printf("    - %s\n", p.c_str());
     if (c.qemu_skip && !c.qemu_reason.empty()) std::printf("    (qemu skipped: %s)\n", c.qemu_reason.c_str());
   }

@@ -1,0 +1,5 @@
+/* Termination: abort() ends the run with ZKVM_EXIT_ABORT (134). */
+#include <stdlib.h>
+int main(void) {
+  abort();
+}
