@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build git
   clang lld llvm libclang-rt-14-dev          # host fuzz/asan builds and the riscv64 guest toolchain
   picolibc-riscv64-unknown-elf               # guest C library (guest SDK)
+  gcc-riscv64-unknown-elf                    # libgcc.a for rv64im/lp64, and GNU ld to check the linker script
   qemu-user                                  # qemu-riscv64: the independent oracle
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libboost-dev libcli11-dev libssl-dev

@@ -9,8 +9,9 @@ static int is_pow2(size_t v) { return v && !(v & (v - 1)); }
 /* Places a block of `size` bytes at or above `cursor` in [cursor, end); returns the payload
  * address or 0. Never wraps. */
 static uintptr_t place(uintptr_t cursor, uintptr_t end, size_t size, size_t align) {
+  if (!is_pow2(align)) return 0;
   if (align < kMinAlign) align = kMinAlign;
-  if (!is_pow2(align) || cursor > end || end - cursor < kHeader) return 0;
+  if (cursor > end || end - cursor < kHeader) return 0;
   const uintptr_t lowest = cursor + kHeader;
   if (align - 1 > end - lowest) return 0;
   const uintptr_t payload = (lowest + (align - 1)) & ~(uintptr_t)(align - 1);

@@ -1,11 +1,11 @@
-/* Big-integer modular exponentiation (up to 512-bit operands, 32-bit limbs, schoolbook multiply,
+/* Big-integer modular exponentiation (up to 256-bit operands, 32-bit limbs, schoolbook multiply,
  * shift-subtract reduction). Input: "BASE EXP MOD" in hex; output: BASE^EXP mod MOD in hex. */
 #include <stdint.h>
 #include <string.h>
 
 #include "zkvm_io.h"
 
-#define LIMBS 16                 /* 512 bits */
+#define LIMBS 8                  /* 256 bits */
 typedef struct { uint32_t w[2 * LIMBS + 1]; } big;  /* little-endian limbs, room for products */
 
 static int parse_hex(const uint8_t** p, const uint8_t* end, big* out) {

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The SDK's public headers compile cleanly as C11/C17 and C++11/C++17 with gcc and clang under
+# -Wall -Wextra -pedantic -Werror (host compilers: the headers are plain C/C++).
+set -euo pipefail
+inc="$1"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+headers=(zkvm.h zkvm_io.h zkvm_accelerators.h zkvm_arena.h zkvm_alloc_core.h)
+{
+  for h in "${headers[@]}"; do echo "#include \"$h\""; done
+  echo 'int zkvm_headers_probe(void) { zkvm_bytes_32 b; (void)b; return (int)sizeof(zkvm_bytes_32) + ZKVM_EOK; }'
+} > "$tmp/probe.c"
+cp "$tmp/probe.c" "$tmp/probe.cpp"
+checked=0
+for cc in gcc clang; do
+  command -v $cc >/dev/null || { echo "missing $cc"; exit 1; }
+  for std in c11 c17; do
+    $cc -std=$std -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/probe.c"
+    checked=$((checked + 1))
+  done
+done
+for cxx in g++ clang++; do
+  for std in c++11 c++17; do
+    $cxx -std=$std -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/probe.cpp"
+    checked=$((checked + 1))
+  done
+done
+# alignment promise of the fixed-size byte types
+echo '#include "zkvm_accelerators.h"
+_Static_assert(_Alignof(zkvm_bytes_32) == 8, "zkvm_bytes_N is aligned to 8");
+_Static_assert(sizeof(zkvm_bytes_20) == 24, "padded to the alignment");' > "$tmp/align.c"
+gcc -std=c11 -I"$inc" -fsyntax-only "$tmp/align.c"
+echo "headers compile cleanly in $checked configurations"
