@@ -1,4 +1,4 @@
-#include "guest/include/zkvm_alloc_core.h"
+#include "zkvm_alloc_core.h"
 
 #include <string.h>
 
@@ -70,7 +70,7 @@ void* zkrv_bump_realloc(zkrv_bump* b, void* p, size_t size) {
 
 /* ---- arena ---- */
 void zkrv_arena_init(zkrv_arena* a, void* start, size_t size) {
-  a->start = a->cursor = a->high_water = (uintptr_t)start;
+  a->start = a->cursor = a->high_water = a->last_mark = (uintptr_t)start;
   a->end = (uintptr_t)start + size;
   a->top = 0;
 }
@@ -103,7 +103,7 @@ void* zkrv_arena_realloc(zkrv_arena* a, void* p, size_t size) {
     return p;
   }
   const uintptr_t up = (uintptr_t)p;
-  if (up == a->top && size <= a->end - up) {
+  if (up == a->top && up >= a->last_mark && size <= a->end - up) {
     if (up + size > a->cursor) a->cursor = up + size;
     if (a->cursor > a->high_water) a->high_water = a->cursor;
     set_block_size(p, size);
@@ -114,7 +114,10 @@ void* zkrv_arena_realloc(zkrv_arena* a, void* p, size_t size) {
   return q;
 }
 
-uintptr_t zkrv_arena_mark(const zkrv_arena* a) { return a->cursor; }
+uintptr_t zkrv_arena_mark(zkrv_arena* a) {
+  a->last_mark = a->cursor;
+  return a->cursor;
+}
 
 void zkrv_arena_release(zkrv_arena* a, uintptr_t mark) {
   if (mark < a->start || mark > a->cursor) return;  /* not a mark of this arena's past: ignore */

@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "guest/alloc/heap.h"
-#include "guest/include/zkvm_arena.h"
+#include "heap.h"
+#include "zkvm_arena.h"
 
 static zkrv_arena heap;
 static int heap_ready;

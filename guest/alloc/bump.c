@@ -2,8 +2,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "guest/include/zkvm_alloc_core.h"
-#include "guest/alloc/heap.h"
+#include "zkvm_alloc_core.h"
+#include "heap.h"
 
 static zkrv_bump heap;
 

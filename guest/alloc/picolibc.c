@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "guest/alloc/heap.h"
+#include "heap.h"
 
 static char* brk_cursor;
 

@@ -105,3 +105,12 @@ function(zkrv_add_guest name)
     add_dependencies(${G_TARGET} zkrv_guest_sdk)
   endif()
 endfunction()
+
+# zkrv_add_host_guest(NAME SOURCES src...): the same guest sources as a native program (host
+# stubs: input from stdin, output to stdout, log to stderr) for debugging with ordinary tools.
+function(zkrv_add_host_guest name)
+  cmake_parse_arguments(H "" "" "SOURCES;INCLUDE_DIRS;COMPILE_OPTIONS" ${ARGN})
+  add_executable(${name} ${H_SOURCES} ${ZKRV_GUEST_HOST_SOURCES})
+  target_include_directories(${name} PRIVATE ${ZKRV_GUEST_INCLUDE_DIRS} ${H_INCLUDE_DIRS})
+  target_compile_options(${name} PRIVATE ${H_COMPILE_OPTIONS})
+endfunction()

@@ -35,13 +35,15 @@ size_t zkrv_block_size(const void* p);
 typedef struct zkrv_arena {
   uintptr_t start, cursor, end, top;
   uintptr_t high_water;  /* highest cursor ever reached: above it, memory was never served */
+  uintptr_t last_mark;   /* the latest mark taken: only blocks at or above it grow in place, so
+                            that no release can cut into a block that outlives its scope */
 } zkrv_arena;
 
 void zkrv_arena_init(zkrv_arena* a, void* start, size_t size);
 void* zkrv_arena_alloc(zkrv_arena* a, size_t size, size_t align);
 void* zkrv_arena_calloc(zkrv_arena* a, size_t count, size_t size);
 void* zkrv_arena_realloc(zkrv_arena* a, void* p, size_t size);
-uintptr_t zkrv_arena_mark(const zkrv_arena* a);
+uintptr_t zkrv_arena_mark(zkrv_arena* a);
 void zkrv_arena_release(zkrv_arena* a, uintptr_t mark);  /* O(1): back to mark */
 void zkrv_arena_reset(zkrv_arena* a);                    /* O(1): back to the start */
 

@@ -106,7 +106,7 @@ int main() {
     const int m = snprintf(line, sizeof line, "%u %.*s\n", top[k].count, static_cast<int>(top[k].len), top[k].text);
     write_output(reinterpret_cast<const uint8_t*>(line), static_cast<size_t>(m));
   }
-  printf("wordfreq: %zu distinct words\n", table.size());
+  fprintf(stderr, "wordfreq: %zu distinct words\n", table.size());  // the debug log, natively too
   delete[] text;
   return 0;
 }

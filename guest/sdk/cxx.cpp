@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "guest/include/zkvm.h"
+#include "zkvm.h"
 
 namespace std {
 struct nothrow_t;

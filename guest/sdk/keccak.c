@@ -1,7 +1,7 @@
 /* Keccak-f[1600] and Keccak-256 (Ethereum padding 0x01 ... 0x80, rate 136 bytes), in portable C.
  * Also compiled for the host, where tests check it against known answers and, through the
  * SHA3-256 padding, against OpenSSL's permutation. */
-#include "guest/sdk/hashes.h"
+#include "hashes.h"
 
 #include <string.h>
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guest/include/zkvm.h"
-#include "guest/sdk/syscall.h"
+#include "zkvm.h"
+#include "syscall.h"
 
 /* Linker-script symbols (guest/zkrv.ld). */
 extern uint8_t _input_start[], _input_end[];

@@ -1,5 +1,5 @@
 /* SHA-256 (FIPS 180-4) in portable C; also compiled for the host and checked against OpenSSL. */
-#include "guest/sdk/hashes.h"
+#include "hashes.h"
 
 #include <string.h>
 

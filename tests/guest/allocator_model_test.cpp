@@ -7,10 +7,19 @@
 #include <rapidcheck/gtest.h>
 
 #include <cstdint>
+#include <ostream>
 #include <vector>
 
 #include "guest/include/zkvm_alloc_core.h"
 #include "tests/support/allocator_model.h"
+
+namespace zkrv::testing {
+// How RapidCheck prints a failing operation sequence.
+inline void showValue(const AllocatorOp& op, std::ostream& os) {
+  static const char* names[] = {"alloc", "calloc", "realloc", "free", "aligned", "init/mark", "release"};
+  os << names[op.kind % 7] << "(size " << op.size << ", align 2^" << op.align_log << ", pick " << op.pick << ")";
+}
+}  // namespace zkrv::testing
 
 namespace {
 
