@@ -121,7 +121,7 @@ AllocatorCounts run_allocator_model(bool kArena, const std::vector<AllocatorOp>&
     if (cursor() < last_cursor) ++c.rewinds;
     last_cursor = cursor();
     for (const auto& [p, l] : live)  // every live block keeps its contents
-      if (std::memcmp(p, l.shadow.data(), l.shadow.size()) != 0) { ++c.lost_realloc; break; }
+      if (!l.shadow.empty() && std::memcmp(p, l.shadow.data(), l.shadow.size()) != 0) { ++c.lost_realloc; break; }
   }
   for (size_t k = 0; k < 4096; ++k)  // nothing written outside the heap
     if (heap[k] != 0 || heap[4096 + kHeap + k] != 0) { ++c.wrapped; break; }
