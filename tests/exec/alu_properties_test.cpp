@@ -73,7 +73,9 @@ const std::map<std::string, OpDef>& ops() {
          for (uint64_t k = 0; k < b % 32; ++k) v = v >= 0 ? v / 2 : (v - 1) / 2;
          return static_cast<uint64_t>(v);
        }}},
-      {"mulw", {1, 0, 0x3b, [](uint64_t a, uint64_t b) { return sx32(static_cast<uint64_t>(I(a) * I(b))); }}},
+      {"mulw", {1, 0, 0x3b, [](uint64_t a, uint64_t b) {
+         return sx32(static_cast<uint64_t>(static_cast<unsigned __int128>(a) * b));  // unsigned: no overflow
+       }}},
       {"divw", {1, 4, 0x3b, [](uint64_t a, uint64_t b) {
          const I x = static_cast<int32_t>(a), y = static_cast<int32_t>(b);
          return y == 0 ? ~uint64_t{0} : sx32(static_cast<uint64_t>(x / y));
