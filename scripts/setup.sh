@@ -10,7 +10,7 @@ packages=(
   gcc-riscv64-unknown-elf                    # libgcc.a for rv64im/lp64, and GNU ld to check the linker script
   qemu-user                                  # qemu-riscv64: the independent oracle
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
-  libboost-dev libcli11-dev libssl-dev
+  libboost-dev libcli11-dev libssl-dev nlohmann-json3-dev
   lcov
 )
 

@@ -1,0 +1,135 @@
+// Span tracing on a synthetic workload with a fake clock, so that nesting, self time and dark
+// time can be checked exactly; the two JSON outputs are parsed and their schemas checked.
+#include "tools/span/span.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <thread>
+
+namespace zkrv::span {
+namespace {
+
+uint64_t g_time = 0;
+uint64_t fake_now() { return g_time; }
+
+class SpanTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    reset();
+    set_clock(&fake_now);
+    set_enabled(true);
+    g_time = 0;
+  }
+  void TearDown() override {
+    set_enabled(false);
+    set_clock(nullptr);
+    reset();
+  }
+};
+
+// prove [0,100]: commit [10,40] { ntt [12,20], ntt [22,30], hash [30,38] }, fri [50,90] { fold [55,65] }
+void workload() {
+  g_time = 0;
+  Span prove("prove", Level::kStage);
+  g_time = 10;
+  {
+    Span commit("commit", Level::kStage);
+    g_time = 12;
+    { Span ntt("ntt", Level::kKernel); g_time = 20; }
+    g_time = 22;
+    { Span ntt("ntt", Level::kKernel); g_time = 30; }
+    { Span hash("hash", Level::kStep); g_time = 38; }
+    g_time = 40;
+  }
+  g_time = 50;
+  {
+    Span fri("fri", Level::kStage);
+    g_time = 55;
+    { Span fold("fold", Level::kKernel); g_time = 65; }
+    g_time = 90;
+  }
+  g_time = 100;
+}
+
+const LabelSummary& find(const Summary& s, const std::string& label) {
+  for (const auto& l : s.labels)
+    if (l.label == label) return l;
+  throw std::runtime_error("no label " + label);
+}
+
+TEST_F(SpanTest, NestingSelfTimeAndDarkTimeAreExact) {
+  workload();
+  const Summary s = summarize();
+  EXPECT_EQ(s.root_wall_ns, 100u);
+  EXPECT_DOUBLE_EQ(s.dark_fraction, 0.30);  // 100 - (30 + 40) not under a stage
+  EXPECT_EQ(find(s, "prove").self_ns, 30u);
+  EXPECT_EQ(find(s, "commit").inclusive_ns, 30u);
+  EXPECT_EQ(find(s, "commit").self_ns, 30u - 8 - 8 - 8);
+  EXPECT_EQ(find(s, "ntt").count, 2u);
+  EXPECT_EQ(find(s, "ntt").inclusive_ns, 16u);
+  EXPECT_EQ(find(s, "ntt").self_ns, 16u);
+  EXPECT_EQ(find(s, "fri").self_ns, 30u);
+  EXPECT_EQ(find(s, "fold").level, Level::kKernel);
+  uint64_t self_total = 0;
+  for (const auto& l : s.labels) self_total += l.self_ns;
+  EXPECT_EQ(self_total, s.root_wall_ns);  // self times partition the root
+  EXPECT_EQ(s.labels.front().label, "prove");  // sorted by inclusive time
+  EXPECT_GT(s.peak_rss_bytes, 0u);
+}
+
+TEST_F(SpanTest, ChromeTraceSchema) {
+  workload();
+  const auto j = nlohmann::json::parse(chrome_trace_json());
+  ASSERT_TRUE(j.contains("traceEvents"));
+  ASSERT_EQ(j["traceEvents"].size(), 7u);
+  for (const auto& e : j["traceEvents"]) {
+    EXPECT_TRUE(e["name"].is_string());
+    EXPECT_TRUE(e["cat"].is_string());
+    EXPECT_EQ(e["ph"], "X");
+    EXPECT_TRUE(e["ts"].is_number());
+    EXPECT_TRUE(e["dur"].is_number());
+    EXPECT_TRUE(e["pid"].is_number_integer());
+    EXPECT_TRUE(e["tid"].is_number_integer());
+  }
+  EXPECT_EQ(j["traceEvents"][0]["name"], "prove");
+  EXPECT_DOUBLE_EQ(j["traceEvents"][0]["dur"].get<double>(), 0.1);  // microseconds
+}
+
+TEST_F(SpanTest, SummarySchema) {
+  workload();
+  const auto j = nlohmann::json::parse(summary_json());
+  EXPECT_EQ(j["root_wall_ns"], 100);
+  EXPECT_DOUBLE_EQ(j["dark_fraction"].get<double>(), 0.3);
+  EXPECT_TRUE(j["peak_rss_bytes"].is_number_integer());
+  ASSERT_EQ(j["spans"].size(), 6u);
+  for (const auto& s : j["spans"]) {
+    for (const char* k : {"label", "level"}) EXPECT_TRUE(s[k].is_string()) << k;
+    for (const char* k : {"count", "inclusive_ns", "self_ns"}) EXPECT_TRUE(s[k].is_number_integer()) << k;
+    EXPECT_LE(s["self_ns"].get<uint64_t>(), s["inclusive_ns"].get<uint64_t>());
+  }
+}
+
+TEST_F(SpanTest, DisabledRecordsNothing) {
+  set_enabled(false);
+  workload();
+  EXPECT_TRUE(events().empty());
+  EXPECT_EQ(summarize().root_wall_ns, 0u);
+}
+
+TEST_F(SpanTest, OtherThreadsGetTheirOwnTrack) {
+  g_time = 0;
+  {
+    Span root("prove", Level::kStage);
+    std::thread worker([] { Span w("worker", Level::kKernel); });
+    worker.join();
+    g_time = 10;
+  }
+  const auto ev = events();
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_NE(ev[0].thread, ev[1].thread);
+  EXPECT_EQ(ev[1].depth, 0u);  // a root on its own thread
+}
+
+}  // namespace
+}  // namespace zkrv::span
