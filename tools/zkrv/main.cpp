@@ -14,6 +14,7 @@
 #include "reference/exec/executor.h"
 #include "spec/isa.h"
 #include "tools/common/files.h"
+#include "tools/profile/profiler.h"
 #include "tools/zkrv/exit_codes.h"
 
 namespace {
@@ -122,6 +123,51 @@ int cmd_run(const RunArgs& a) {
   return r.exit_code & 0xff;
 }
 
+struct ProfileArgs {
+  std::string program, input, out, format = "text";
+  uint64_t sample_rate = 1, max_cycles = zkrv::spec::kDefaultMaxCycles;
+  size_t top = 20;
+};
+
+int cmd_profile(const ProfileArgs& a) {
+  using namespace zkrv;
+  auto elf = tools::read_file(a.program, kMaxElfBytes, "program");
+  if (!elf.bytes) return fail(cli::kIoError, elf.error);
+  std::vector<uint8_t> input;
+  if (!a.input.empty()) {
+    auto in = tools::read_file(a.input, spec::kDefaultMaxInputBytes, "input");
+    if (!in.bytes) return fail(in.error.find("limit") != std::string::npos ? cli::kBadInput : cli::kIoError, in.error);
+    input = std::move(*in.bytes);
+  }
+  auto loaded = ref::load_elf(*elf.bytes);
+  if (!loaded.ok()) return fail(cli::kBadInput, a.program + ": " + loaded.message);
+  const auto symbols = tools::profile::SymbolTable::from_elf(*elf.bytes);
+  if (symbols.functions().empty()) std::cerr << "zkrv: warning: " << a.program << " has no function symbols; every cycle is [unknown]\n";
+  tools::profile::Profiler profiler(symbols, a.format == "firefox" ? a.sample_rate : 0);
+  spec::ExecOptions opt;
+  opt.max_cycles = a.max_cycles;
+  opt.trace = true;
+  opt.random_seed = 0;
+  opt.trace_sink = [&](std::span<const spec::StepRecord> chunk) { profiler.consume(chunk); };
+  std::cerr << "zkrv: profiling " << a.program << " ...\n";
+  const auto r = opt::execute(*loaded.image, input, opt);
+  profiler.finish();
+  std::string report;
+  if (a.format == "text") report = tools::profile::text_report(profiler, a.top);
+  else if (a.format == "folded") report = tools::profile::folded_report(profiler);
+  else report = tools::profile::firefox_profile(profiler, "zkrv " + a.program);
+  if (!a.out.empty()) {
+    const std::vector<uint8_t> bytes(report.begin(), report.end());
+    if (auto err = tools::write_file_atomic(a.out, bytes); !err.empty()) return fail(cli::kIoError, err);
+    std::cerr << "zkrv: wrote " << a.format << " profile of " << profiler.cycles() << " cycles to " << a.out << "\n";
+  } else {
+    std::cout << report;
+  }
+  if (r.status != spec::ExitStatus::kExited) std::cerr << "zkrv: guest " << spec::describe(r.fault) << "\n";
+  if (!profiler.scope_error().empty()) return fail(cli::kBadInput, profiler.scope_error());
+  return r.status == spec::ExitStatus::kExited ? 0 : cli::fault_exit_code(r.fault.kind);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -147,6 +193,21 @@ int main(int argc, char** argv) {
       "jump, 103 fetch fault, 104 load fault, 105 store fault, 106 breakpoint, 107 cycle limit;\n"
       "64 bad command line, 65 ELF rejected or input too large, 66 file missing or not writable.");
 
+  ProfileArgs pa;
+  auto* prof = app.add_subcommand("profile", "Attribute every cycle of a run to a call stack (functions from the ELF's symbols)");
+  prof->add_option("PROGRAM", pa.program, "guest ELF with a symbol table")->required();
+  prof->add_option("--input", pa.input, "private input file");
+  prof->add_option("--out", pa.out, "write the profile to FILE (atomically) instead of stdout");
+  prof->add_option("--format", pa.format, "text (tables), folded (flame-graph stacks) or firefox (Firefox Profiler JSON)")
+      ->capture_default_str()->check(CLI::IsMember({"text", "folded", "firefox"}));
+  prof->add_option("--sample-rate", pa.sample_rate, "firefox format: one sample every N cycles")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  prof->add_option("--top", pa.top, "text format: rows per table")->capture_default_str()->check(CLI::PositiveNumber);
+  prof->add_option("--max-cycles", pa.max_cycles, "stop with a cycle-limit fault after N cycles")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  prof->footer("The guest's public output is discarded; cycle counts are those of `zkrv run`. Exit code: 0, or the\n"
+               "fault's code (101-107) if the guest faulted, 65 for a cost-scope misuse (end without start).");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -160,6 +221,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (*run) return cmd_run(ra);
+    if (*prof) return cmd_profile(pa);
   } catch (const std::bad_alloc&) {
     return fail(zkrv::cli::kIoError, "out of memory");
   } catch (const std::exception& e) {

@@ -1,0 +1,171 @@
+// The guest profiler on programs with a known call structure. Self cycles are checked against
+// a count of trace records per function address range, inclusive cycles against the trace
+// interval a call spans: both computed without the profiler's stack logic.
+#include "tools/profile/profiler.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <map>
+
+#include "optimized/exec/fast_executor.h"
+#include "reference/elf/elf_loader.h"
+#include "reference/exec/executor.h"
+#include "tools/common/files.h"
+
+namespace zkrv::tools::profile {
+namespace {
+
+struct TracedRun {
+  std::vector<uint8_t> elf;
+  spec::ProgramImage image;
+  SymbolTable symbols;
+  std::vector<spec::StepRecord> trace;
+  uint64_t cycles = 0;
+};
+
+TracedRun load_and_trace(const std::string& path, std::vector<uint8_t> input = {}) {
+  TracedRun r;
+  auto bytes = read_file(path, 1 << 30, "guest");
+  if (!bytes.bytes) throw std::runtime_error(bytes.error);
+  r.elf = *bytes.bytes;
+  r.image = *ref::load_elf(r.elf).image;
+  r.symbols = SymbolTable::from_elf(r.elf);
+  spec::ExecOptions opt;
+  opt.trace = true;
+  auto res = ref::execute(r.image, input, opt);
+  r.trace = res.trace;
+  r.cycles = res.cycles;
+  return r;
+}
+
+const FunctionStats& stats(const std::vector<FunctionStats>& fs, const std::string& name) {
+  for (const auto& f : fs)
+    if (f.name == name) return f;
+  throw std::runtime_error("no function " + name);
+}
+
+TEST(Profiler, KnownCallStructure) {
+  TracedRun r = load_and_trace(std::string(ZKRV_TEST_GUESTS) + "/profile_calls.elf");
+  Profiler p(r.symbols);
+  p.consume(r.trace);
+  p.finish();
+  const auto fs = p.functions();
+  ASSERT_EQ(p.cycles(), r.cycles);
+  EXPECT_EQ(p.repairs(), 0u);
+  // Self: records per function range.
+  std::map<std::string, uint64_t> self;
+  for (const auto& rec : r.trace) self[p.function_name(r.symbols.find(rec.pc))]++;
+  uint64_t total = 0;
+  for (const auto& [name, n] : self) {
+    EXPECT_EQ(stats(fs, name).self, n) << name;
+    total += n;
+  }
+  EXPECT_EQ(total, r.cycles);
+  // fact: 9 instructions per level (`call` is auipc + jalr), the innermost skips the call: 43
+  // cycles, all inside one interval from its first instruction to the outermost return.
+  EXPECT_EQ(self["fact"], 4u * 9 + 7);
+  EXPECT_EQ(stats(fs, "fact").inclusive, self["fact"]);  // recursion counted once
+  EXPECT_EQ(stats(fs, "_start").inclusive, r.cycles);
+  // leaf runs twice (pointer call, then tail call), 3 instructions each; tailer keeps only its own.
+  EXPECT_EQ(self["leaf"], 6u);
+  EXPECT_EQ(stats(fs, "leaf").inclusive, 6u);
+  EXPECT_EQ(stats(fs, "tailer").inclusive, 2u);
+  EXPECT_EQ(stats(fs, "leaf").distinct_pcs, 3u);
+  // Stacks: the tail-called leaf sits directly under _start.
+  const std::string folded = folded_report(p);
+  EXPECT_NE(folded.find("_start;leaf 6\n"), std::string::npos) << folded;
+  EXPECT_NE(folded.find("_start;fact;fact;fact;fact;fact "), std::string::npos) << folded;
+  EXPECT_NE(folded.find("_start;tailer 2\n"), std::string::npos) << folded;
+}
+
+TEST(Profiler, FirefoxProfileStructure) {
+  TracedRun r = load_and_trace(std::string(ZKRV_TEST_GUESTS) + "/profile_calls.elf");
+  for (uint64_t rate : {1u, 7u}) {  // 0 (the default) keeps no samples
+    Profiler p(r.symbols, rate);
+    p.consume(r.trace);
+    p.finish();
+    const auto j = nlohmann::json::parse(firefox_profile(p, "test"));
+    EXPECT_EQ(j["meta"]["version"], 24);
+    EXPECT_TRUE(j["meta"]["categories"].is_array());
+    ASSERT_EQ(j["threads"].size(), 1u);
+    const auto& t = j["threads"][0];
+    const size_t strings = t["stringTable"].size(), frames = t["frameTable"]["data"].size(),
+                 stacks = t["stackTable"]["data"].size();
+    EXPECT_EQ(t["frameTable"]["schema"]["location"], 0);
+    for (const auto& f : t["frameTable"]["data"]) EXPECT_LT(f[0].get<size_t>(), strings);
+    for (size_t i = 0; i < stacks; ++i) {
+      const auto& s = t["stackTable"]["data"][i];
+      if (!s[0].is_null()) {
+        EXPECT_LT(s[0].get<size_t>(), i);  // prefix precedes the stack
+      }
+      EXPECT_LT(s[1].get<size_t>(), frames);
+    }
+    const auto& samples = t["samples"]["data"];
+    EXPECT_EQ(samples.size(), (r.cycles + rate - 1) / rate);
+    double last = -1;
+    for (const auto& s : samples) {
+      EXPECT_LT(s[0].get<size_t>(), stacks);
+      EXPECT_GT(s[1].get<double>(), last);  // time increases
+      last = s[1].get<double>();
+    }
+  }
+}
+
+TEST(Profiler, ExampleGuestSelfCyclesAddUp) {
+  const auto input = *read_file(std::string(ZKRV_SOURCE_DIR) + "/guest/programs/wordfreq.input", 1 << 20, "in").bytes;
+  TracedRun r = load_and_trace(std::string(ZKRV_GUEST_PROGRAMS_DIR) + "/wordfreq.elf", input);
+  Profiler p(r.symbols);
+  p.consume(r.trace);
+  p.finish();
+  uint64_t self = 0;
+  for (const auto& f : p.functions()) self += f.self;
+  EXPECT_EQ(self, r.cycles);
+  EXPECT_EQ(stats(p.functions(), "_start").inclusive, r.cycles);
+  EXPECT_GT(stats(p.functions(), "main").inclusive, r.cycles / 2);
+  // Profiling consumes the fast executor's trace: same cycles and output as a plain run.
+  Profiler q(r.symbols);
+  spec::ExecOptions traced;
+  traced.trace = true;
+  traced.trace_sink = [&](std::span<const spec::StepRecord> c) { q.consume(c); };
+  const auto profiled = opt::execute(r.image, input, traced), plain = opt::execute(r.image, input, {});
+  EXPECT_EQ(profiled.cycles, plain.cycles);
+  EXPECT_EQ(profiled.output, plain.output);
+  EXPECT_EQ(q.cycles(), plain.cycles);
+}
+
+TEST(Profiler, CostScopesAndMisuse) {
+  TracedRun r = load_and_trace(std::string(ZKRV_GUEST_PROGRAMS_DIR) + "/cost_scopes.elf");
+  Profiler p(r.symbols);
+  p.consume(r.trace);
+  p.finish();
+  EXPECT_TRUE(p.scope_error().empty());
+  const auto scopes = p.scopes_used();
+  EXPECT_EQ(scopes, (std::vector<int>{1, 2, 3, kNoScope}));
+  uint64_t per_scope_total = 0;
+  for (int s : scopes)
+    for (const auto& f : p.functions(s)) per_scope_total += f.self;
+  EXPECT_EQ(per_scope_total, r.cycles);  // every cycle in exactly one (innermost) scope
+  EXPECT_GT(stats(p.functions(2), "sha256_block").self, 0u);
+  EXPECT_EQ(stats(p.functions(3), "sha256_block").self, 0u);
+  // An end without a start is a misuse, reported with its cycle.
+  spec::StepRecord end;
+  end.insn = 0x00000073;
+  end.rs1 = 17;
+  end.rs1_value = spec::kSysCostScopeEnd;
+  end.rs2_value = 9;
+  Profiler q(r.symbols);
+  q.consume(std::span<const spec::StepRecord>(&end, 1));
+  q.finish();
+  EXPECT_NE(q.scope_error().find("end(9) without a start"), std::string::npos) << q.scope_error();
+}
+
+TEST(Profiler, StrippedElfHasNoSymbols) {
+  EXPECT_TRUE(SymbolTable::from_elf(std::vector<uint8_t>{1, 2, 3}).functions().empty());
+  std::vector<uint8_t> garbage(4096, 0xff);
+  garbage[0] = 0x7f; garbage[1] = 'E'; garbage[4] = 2; garbage[5] = 1;
+  EXPECT_TRUE(SymbolTable::from_elf(garbage).functions().empty());
+}
+
+}  // namespace
+}  // namespace zkrv::tools::profile

@@ -1,0 +1,277 @@
+#include "tools/profile/profiler.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace zkrv::tools::profile {
+
+Profiler::Profiler(const SymbolTable& symbols, uint64_t sample_rate)
+    : symbols_(symbols), sample_rate_(sample_rate),
+      unknown_(static_cast<int>(symbols.functions().size())) {
+  pcs_seen_.resize(symbols.functions().size());
+  for (size_t i = 0; i < symbols.functions().size(); ++i) {
+    const auto& f = symbols.functions()[i];
+    pcs_seen_[i].assign(static_cast<size_t>((f.end - f.start + 3) / 4), false);
+  }
+  scope_node_self_.resize(kNoScope + 1);
+}
+
+std::string Profiler::function_name(int func) const {
+  return func >= 0 && func < unknown_ ? symbols_.functions()[static_cast<size_t>(func)].name : "[unknown]";
+}
+
+int Profiler::func_of(uint64_t pc) const {
+  const int f = symbols_.find(pc);
+  return f < 0 ? unknown_ : f;
+}
+
+int Profiler::child(int parent, int func) {
+  if (parent >= 0)
+    for (int c : children_[static_cast<size_t>(parent)])
+      if (nodes_[static_cast<size_t>(c)].func == func) return c;
+  if (parent < 0)
+    for (size_t i = 0; i < nodes_.size(); ++i)
+      if (nodes_[i].parent < 0 && nodes_[i].func == func) return static_cast<int>(i);
+  nodes_.push_back({parent, func});
+  children_.emplace_back();
+  node_self_.push_back(0);
+  const int id = static_cast<int>(nodes_.size() - 1);
+  if (parent >= 0) children_[static_cast<size_t>(parent)].push_back(id);
+  return id;
+}
+
+void Profiler::set_top(int func) {
+  if (stack_.empty()) {
+    stack_.push_back({child(-1, func), UINT64_MAX});
+    return;
+  }
+  const int parent = nodes_[static_cast<size_t>(stack_.back().node)].parent;
+  stack_.back().node = child(parent, func);
+}
+
+void Profiler::consume(std::span<const spec::StepRecord> records) {
+  for (const auto& r : records) {
+    const int f = func_of(r.pc);
+    // 1. The stack's top must be the function executing; anything else is repaired.
+    if (stack_.empty()) {
+      stack_.push_back({child(-1, f), UINT64_MAX});
+    } else if (nodes_[static_cast<size_t>(stack_.back().node)].func != f) {
+      set_top(f);
+      ++repairs_;
+    }
+    // 2. This cycle.
+    const int top = stack_.back().node;
+    ++node_self_[static_cast<size_t>(top)];
+    const int scope = scope_stack_.empty() ? kNoScope : scope_stack_.back();
+    auto& per_scope = scope_node_self_[static_cast<size_t>(scope)];
+    if (per_scope.size() <= static_cast<size_t>(top)) per_scope.resize(nodes_.size(), 0);
+    ++per_scope[static_cast<size_t>(top)];
+    if (f != unknown_) {
+      const auto& fn = symbols_.functions()[static_cast<size_t>(f)];
+      pcs_seen_[static_cast<size_t>(f)][static_cast<size_t>((r.pc - fn.start) / 4)] = true;
+    } else if (unknown_pcs_.size() < 65536) {
+      unknown_pcs_.push_back(r.pc);
+    }
+    if (sample_rate_ && cycles_ % sample_rate_ == 0) samples_.push_back(static_cast<uint32_t>(top));
+    ++cycles_;
+    // 3. Calls, returns, tail calls, cost scopes.
+    const uint32_t opcode = r.insn & 0x7f;
+    const uint32_t rd = (r.insn >> 7) & 31, rs1 = (r.insn >> 15) & 31;
+    if (opcode == 0x6f || opcode == 0x67) {
+      const bool link = rd == 1 || rd == 5;
+      const bool ret = opcode == 0x67 && rd == 0 && (rs1 == 1 || rs1 == 5) && (r.insn >> 20) == 0;
+      if (link) {
+        stack_.push_back({child(top, func_of(r.next_pc)), r.pc + 4});
+      } else if (ret) {
+        size_t k = stack_.size();
+        while (k > 0 && stack_[k - 1].return_address != r.next_pc) --k;
+        if (k > 0) {
+          stack_.resize(k - 1);  // pop the returning frame and anything it left open
+        } else {
+          ++repairs_;  // a return to an address no frame expects
+          if (stack_.size() > 1) stack_.pop_back();
+        }
+        if (stack_.empty()) stack_.push_back({child(-1, func_of(r.next_pc)), UINT64_MAX});
+      } else if (symbols_.starting_at(r.next_pc) >= 0 && func_of(r.next_pc) != f) {
+        set_top(func_of(r.next_pc));  // tail call: same frame, another function
+      }
+    } else if (r.insn == 0x00000073 && r.rs1 == 17) {
+      const uint64_t num = r.rs1_value, id = r.rs2_value & 0xff;
+      if (num == spec::kSysCostScopeStart) {
+        scope_stack_.push_back(static_cast<int>(id));
+      } else if (num == spec::kSysCostScopeEnd) {
+        if (scope_stack_.empty() || scope_stack_.back() != static_cast<int>(id)) {
+          if (scope_error_.empty()) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "cost scope misuse at cycle %llu (pc 0x%llx): end(%llu) %s",
+                          static_cast<unsigned long long>(cycles_ - 1), static_cast<unsigned long long>(r.pc),
+                          static_cast<unsigned long long>(id),
+                          scope_stack_.empty() ? "without a start" : ("while scope " + std::to_string(scope_stack_.back()) + " is open").c_str());
+            scope_error_ = buf;
+          }
+        } else {
+          scope_stack_.pop_back();
+        }
+      }
+    }
+  }
+}
+
+void Profiler::finish() {
+  if (!scope_stack_.empty() && scope_error_.empty())
+    scope_error_ = "cost scope misuse: scope " + std::to_string(scope_stack_.back()) + " was never ended";
+}
+
+std::vector<FunctionStats> Profiler::functions(int scope) const {
+  std::vector<FunctionStats> out(static_cast<size_t>(unknown_) + 1);
+  for (int i = 0; i <= unknown_; ++i) out[static_cast<size_t>(i)].name = function_name(i);
+  const std::vector<uint64_t>* counts = &node_self_;
+  if (scope >= 0) counts = &scope_node_self_[static_cast<size_t>(scope)];
+  std::vector<int> path;
+  for (size_t n = 0; n < counts->size(); ++n) {
+    const uint64_t c = (*counts)[n];
+    if (c == 0) continue;
+    out[static_cast<size_t>(nodes_[n].func)].self += c;
+    path.clear();  // inclusive: once per distinct function on the path (recursion counts once)
+    for (int k = static_cast<int>(n); k >= 0; k = nodes_[static_cast<size_t>(k)].parent) {
+      const int fn = nodes_[static_cast<size_t>(k)].func;
+      if (std::find(path.begin(), path.end(), fn) == path.end()) path.push_back(fn);
+    }
+    for (int fn : path) out[static_cast<size_t>(fn)].inclusive += c;
+  }
+  for (int i = 0; i < unknown_; ++i)
+    out[static_cast<size_t>(i)].distinct_pcs = static_cast<uint64_t>(
+        std::count(pcs_seen_[static_cast<size_t>(i)].begin(), pcs_seen_[static_cast<size_t>(i)].end(), true));
+  out.back().distinct_pcs = std::set<uint64_t>(unknown_pcs_.begin(), unknown_pcs_.end()).size();
+  return out;
+}
+
+std::vector<int> Profiler::scopes_used() const {
+  std::vector<int> ids;
+  for (int s = 0; s <= kNoScope; ++s)
+    for (uint64_t c : scope_node_self_[static_cast<size_t>(s)])
+      if (c) { ids.push_back(s); break; }
+  return ids;
+}
+
+namespace {
+
+std::string table(const std::vector<FunctionStats>& fs, uint64_t total, bool by_self, size_t top) {
+  std::vector<const FunctionStats*> rows;
+  for (const auto& f : fs)
+    if (f.inclusive || f.self) rows.push_back(&f);
+  std::sort(rows.begin(), rows.end(), [&](const FunctionStats* a, const FunctionStats* b) {
+    const uint64_t ka = by_self ? a->self : a->inclusive, kb = by_self ? b->self : b->inclusive;
+    return ka != kb ? ka > kb : a->name < b->name;
+  });
+  std::string o;
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "  %14s %7s %7s %14s %7s %6s  %s\n", by_self ? "self" : "inclusive", "%", "cum %",
+                by_self ? "inclusive" : "self", "%", "pcs", "function");
+  o += buf;
+  double cum = 0;
+  for (size_t i = 0; i < rows.size() && i < top; ++i) {
+    const auto& r = *rows[i];
+    const uint64_t key = by_self ? r.self : r.inclusive, other = by_self ? r.inclusive : r.self;
+    const double pk = total ? 100.0 * static_cast<double>(key) / static_cast<double>(total) : 0;
+    cum += pk;
+    std::snprintf(buf, sizeof buf, "  %14llu %6.2f%% %6.2f%% %14llu %6.2f%% %6llu  %s\n", static_cast<unsigned long long>(key), pk,
+                  by_self ? cum : pk, static_cast<unsigned long long>(other),
+                  total ? 100.0 * static_cast<double>(other) / static_cast<double>(total) : 0,
+                  static_cast<unsigned long long>(r.distinct_pcs), r.name.c_str());
+    o += buf;
+  }
+  return o;
+}
+
+std::string stack_path(const Profiler& p, int node) {
+  std::vector<std::string> names;
+  for (int k = node; k >= 0; k = p.nodes()[static_cast<size_t>(k)].parent)
+    names.push_back(p.function_name(p.nodes()[static_cast<size_t>(k)].func));
+  std::string s;
+  for (auto it = names.rbegin(); it != names.rend(); ++it) {
+    if (!s.empty()) s += ';';
+    for (char c : *it) s += (c == ';' || c == ' ') ? '_' : c;  // folded format separators
+  }
+  return s;
+}
+
+std::string json_string(const std::string& in) {
+  std::string s = "\"";
+  for (char c : in) {
+    if (c == '"' || c == '\\') { s += '\\'; s += c; }
+    else if (static_cast<unsigned char>(c) < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", c); s += b; }
+    else s += c;
+  }
+  return s + "\"";
+}
+
+}  // namespace
+
+std::string text_report(const Profiler& p, size_t top) {
+  std::string o;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "total cycles: %llu   (stack repairs: %llu)\n", static_cast<unsigned long long>(p.cycles()),
+                static_cast<unsigned long long>(p.repairs()));
+  o += buf;
+  const auto all = p.functions();
+  o += "\ntop functions by self cycles:\n" + table(all, p.cycles(), true, top);
+  o += "\ntop functions by inclusive cycles:\n" + table(all, p.cycles(), false, top);
+  const auto scopes = p.scopes_used();
+  if (scopes.size() > 1 || (scopes.size() == 1 && scopes[0] != kNoScope)) {
+    for (int s : scopes) {
+      const auto fs = p.functions(s);
+      uint64_t total = 0;
+      for (const auto& f : fs) total += f.self;
+      std::snprintf(buf, sizeof buf, "\n%s: %llu cycles (%.2f%%)\n", s == kNoScope ? "outside cost scopes" : ("cost scope " + std::to_string(s)).c_str(),
+                    static_cast<unsigned long long>(total), p.cycles() ? 100.0 * static_cast<double>(total) / static_cast<double>(p.cycles()) : 0);
+      o += buf + table(fs, total, true, top);
+    }
+  }
+  if (!p.scope_error().empty()) o += "\nerror: " + p.scope_error() + "\n";
+  return o;
+}
+
+std::string folded_report(const Profiler& p) {
+  std::string o;
+  for (size_t n = 0; n < p.nodes().size(); ++n) {
+    if (p.node_self()[n] == 0) continue;
+    o += stack_path(p, static_cast<int>(n)) + " " + std::to_string(p.node_self()[n]) + "\n";
+  }
+  return o;
+}
+
+// Gecko profile format (version 24), which the Firefox Profiler loads: one thread, one sample
+// per cycle (or per sample_rate cycles) at 1 "ms" per cycle, stack and frame tables as that
+// format defines them.
+std::string firefox_profile(const Profiler& p, const std::string& product) {
+  const size_t nfuncs = p.functions().size();
+  const uint64_t rate = p.sample_rate() ? p.sample_rate() : 1;
+  std::string o = "{\"meta\":{\"version\":24,\"interval\":" + std::to_string(rate) +
+                  ",\"startTime\":0,\"shutdownTime\":null,\"processType\":0,\"product\":" + json_string(product) +
+                  ",\"stackwalk\":0,\"debug\":0,\"gcpoison\":0,\"asyncstack\":0,\"presymbolicated\":true,"
+                  "\"categories\":[{\"name\":\"Guest\",\"color\":\"blue\",\"subcategories\":[\"Other\"]}],\"markerSchema\":[]},"
+                  "\"libs\":[],\"processes\":[],\"pausedRanges\":[],\"threads\":[{\"name\":\"guest\",\"processType\":\"default\","
+                  "\"processName\":\"zkrv\",\"tid\":0,\"pid\":0,\"registerTime\":0,\"unregisterTime\":null,";
+  // strings = function names; frames = one per function; stacks = call-tree nodes.
+  o += "\"stringTable\":[";
+  for (size_t f = 0; f < nfuncs; ++f) o += (f ? "," : "") + json_string(p.function_name(static_cast<int>(f)));
+  o += "],\"frameTable\":{\"schema\":{\"location\":0,\"relevantForJS\":1,\"innerWindowID\":2,\"implementation\":3,"
+       "\"optimizations\":4,\"line\":5,\"column\":6,\"category\":7,\"subcategory\":8},\"data\":[";
+  for (size_t f = 0; f < nfuncs; ++f) o += (f ? "," : "") + std::string("[") + std::to_string(f) + ",false,0,null,null,null,null,0,0]";
+  o += "]},\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[";
+  for (size_t n = 0; n < p.nodes().size(); ++n) {
+    const auto& node = p.nodes()[n];
+    o += (n ? "," : "") + std::string("[") + (node.parent < 0 ? "null" : std::to_string(node.parent)) + "," +
+         std::to_string(node.func) + "]";
+  }
+  o += "]},\"samples\":{\"schema\":{\"stack\":0,\"time\":1,\"eventDelay\":2},\"data\":[";
+  for (size_t i = 0; i < p.samples().size(); ++i)
+    o += (i ? "," : "") + std::string("[") + std::to_string(p.samples()[i]) + "," + std::to_string(i * rate) + ",0]";
+  o += "]},\"markers\":{\"schema\":{\"name\":0,\"startTime\":1,\"endTime\":2,\"phase\":3,\"category\":4,\"data\":5},\"data\":[]}}]}\n";
+  return o;
+}
+
+}  // namespace zkrv::tools::profile

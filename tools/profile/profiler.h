@@ -1,0 +1,81 @@
+#pragma once
+// Guest cycle profiler: attributes every cycle of a run to a call stack, using the ELF's
+// function symbols and the RISC-V calling convention seen in the trace (JAL/JALR writing ra or
+// t0 is a call; `jalr x0, 0(ra)` is a return; a jump without link to another function's entry is
+// a tail call). Where code does something else, the stack is repaired and counted.
+//
+// Feed it trace records (ExecOptions::trace_sink), then call finish() and write a report.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "spec/isa.h"
+#include "tools/profile/symbols.h"
+
+namespace zkrv::tools::profile {
+
+inline constexpr int kNoScope = 256;
+
+struct FunctionStats {
+  std::string name;
+  uint64_t self = 0, inclusive = 0, distinct_pcs = 0;
+};
+
+struct Node {  // call tree: one node per distinct stack
+  int parent;  // -1 for a root
+  int func;
+};
+
+class Profiler {
+ public:
+  // sample_rate > 0 keeps one sample (the stack node) every sample_rate cycles, for the
+  // Firefox format; 0 keeps none (text and folded outputs need only the per-node counts).
+  Profiler(const SymbolTable& symbols, uint64_t sample_rate = 0);
+  void consume(std::span<const spec::StepRecord> records);
+  void finish();
+
+  uint64_t cycles() const { return cycles_; }
+  uint64_t repairs() const { return repairs_; }
+  const std::string& scope_error() const { return scope_error_; }
+  // Function statistics (index = function id; the last one is "[unknown]"), for one scope or all.
+  std::vector<FunctionStats> functions(int scope = -1) const;
+  std::vector<int> scopes_used() const;  // scope ids that received cycles (kNoScope = outside)
+  const std::vector<Node>& nodes() const { return nodes_; }
+  const std::vector<uint64_t>& node_self() const { return node_self_; }
+  const std::vector<uint32_t>& samples() const { return samples_; }  // node per sampled cycle
+  uint64_t sample_rate() const { return sample_rate_; }
+  std::string function_name(int func) const;
+
+ private:
+  struct Frame {
+    int node;
+    uint64_t return_address;  // UINT64_MAX for a root
+  };
+  int func_of(uint64_t pc) const;
+  int child(int parent, int func);
+  void set_top(int func);
+
+  const SymbolTable& symbols_;
+  uint64_t sample_rate_;
+  int unknown_;
+  std::vector<Node> nodes_;
+  std::vector<std::vector<int>> children_;      // per node: child node ids
+  std::vector<uint64_t> node_self_;             // cycles with this node on top
+  std::vector<std::vector<uint64_t>> scope_node_self_;  // per scope (0..256): cycles per node
+  std::vector<std::vector<bool>> pcs_seen_;     // per function: word offsets executed
+  std::vector<uint64_t> unknown_pcs_;
+  std::vector<Frame> stack_;
+  std::vector<int> scope_stack_;
+  std::vector<uint32_t> samples_;
+  uint64_t cycles_ = 0, repairs_ = 0;
+  std::string scope_error_;
+};
+
+// Reports.
+std::string text_report(const Profiler& p, size_t top = 20);
+std::string folded_report(const Profiler& p);
+std::string firefox_profile(const Profiler& p, const std::string& product);
+
+}  // namespace zkrv::tools::profile

@@ -1,0 +1,72 @@
+#include "tools/profile/symbols.h"
+
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+
+namespace zkrv::tools::profile {
+namespace {
+uint64_t rd(std::span<const uint8_t> b, uint64_t off, unsigned n) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < n; ++i) v |= uint64_t{b[off + i]} << (8 * i);
+  return v;
+}
+}  // namespace
+
+std::string demangle(const std::string& name) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && out ? std::string(out.get()) : name;
+}
+
+SymbolTable SymbolTable::from_elf(std::span<const uint8_t> b) {
+  SymbolTable t;
+  if (b.size() < 64 || b[0] != 0x7f || b[1] != 'E' || b[4] != 2 || b[5] != 1) return t;
+  const uint64_t shoff = rd(b, 40, 8), shentsize = rd(b, 58, 2), shnum = rd(b, 60, 2);
+  if (shentsize != 64 || shoff > b.size() || shnum > (b.size() - shoff) / 64) return t;
+  struct Raw { uint64_t value, size; std::string name; };
+  std::vector<Raw> raw;
+  for (uint64_t i = 0; i < shnum; ++i) {
+    const uint64_t sh = shoff + i * 64;
+    if (rd(b, sh + 4, 4) != 2) continue;  // SHT_SYMTAB
+    const uint64_t off = rd(b, sh + 24, 8), size = rd(b, sh + 32, 8), link = rd(b, sh + 40, 4), entsize = rd(b, sh + 56, 8);
+    if (entsize != 24 || off > b.size() || size > b.size() - off || link >= shnum) continue;
+    const uint64_t str_sh = shoff + link * 64;
+    const uint64_t str_off = rd(b, str_sh + 24, 8), str_size = rd(b, str_sh + 32, 8);
+    if (str_off > b.size() || str_size > b.size() - str_off) continue;
+    for (uint64_t s = off; s + 24 <= off + size; s += 24) {
+      const uint64_t name_off = rd(b, s, 4), info = b[s + 4], shndx = rd(b, s + 6, 2);
+      const uint64_t value = rd(b, s + 8, 8), sz = rd(b, s + 16, 8);
+      if ((info & 0xf) != 2 || shndx == 0 || name_off >= str_size) continue;  // STT_FUNC, defined
+      std::string name;
+      for (uint64_t k = str_off + name_off; k < str_off + str_size && b[k]; ++k) name += static_cast<char>(b[k]);
+      raw.push_back({value, sz, name});
+    }
+  }
+  std::sort(raw.begin(), raw.end(), [](const Raw& x, const Raw& y) { return x.value != y.value ? x.value < y.value : x.size > y.size; });
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (!t.functions_.empty() && raw[i].value < t.functions_.back().end) continue;  // alias or overlap: keep the first
+    uint64_t end = raw[i].value + raw[i].size;
+    if (raw[i].size == 0) end = i + 1 < raw.size() ? raw[i + 1].value : raw[i].value + 4;
+    if (end <= raw[i].value) continue;
+    t.functions_.push_back({raw[i].value, end, demangle(raw[i].name)});
+  }
+  return t;
+}
+
+int SymbolTable::find(uint64_t pc) const {
+  auto it = std::upper_bound(functions_.begin(), functions_.end(), pc,
+                             [](uint64_t v, const Function& f) { return v < f.start; });
+  if (it == functions_.begin()) return -1;
+  --it;
+  return pc < it->end ? static_cast<int>(it - functions_.begin()) : -1;
+}
+
+int SymbolTable::starting_at(uint64_t pc) const {
+  const int i = find(pc);
+  return i >= 0 && functions_[static_cast<size_t>(i)].start == pc ? i : -1;
+}
+
+}  // namespace zkrv::tools::profile

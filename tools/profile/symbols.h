@@ -1,0 +1,33 @@
+#pragma once
+// Function symbols of a guest ELF (the .symtab's STT_FUNC entries, C++ names demangled), for
+// attributing program counters to functions. Reads section headers defensively: a stripped or
+// malformed table gives no symbols, never a crash.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace zkrv::tools::profile {
+
+struct Function {
+  uint64_t start = 0, end = 0;  // [start, end); end = next symbol when the size is 0
+  std::string name;             // demangled
+};
+
+class SymbolTable {
+ public:
+  static SymbolTable from_elf(std::span<const uint8_t> elf);
+  // Index into functions() of the function holding pc, or -1.
+  int find(uint64_t pc) const;
+  // Index of the function that starts exactly at pc, or -1.
+  int starting_at(uint64_t pc) const;
+  const std::vector<Function>& functions() const { return functions_; }
+
+ private:
+  std::vector<Function> functions_;  // sorted by start, non-overlapping
+};
+
+std::string demangle(const std::string& name);
+
+}  // namespace zkrv::tools::profile
