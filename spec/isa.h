@@ -137,6 +137,20 @@ uint64_t cost_estimate(const ExecStats& stats, uint64_t cycles);
 inline constexpr uint64_t kDefaultMaxCycles = uint64_t{1} << 30;
 inline constexpr uint64_t kDefaultMaxInputBytes = uint64_t{256} << 20;
 
+// Control flow of a run, for cheap profiling (fast executor, run mode): one event per taken
+// jump or branch and per ecall, each naming the cycle at which that instruction executed, and a
+// final kEnd event whose cycle is the total. Between events, execution is straight-line: after
+// an event at pc, the next instruction is at `target` (jumps) or pc + 4 (ecalls).
+struct FlowEvent {
+  enum Kind : uint8_t { kJump, kEcall, kEnd };
+  Kind kind = kEnd;
+  uint32_t insn = 0;
+  uint64_t cycle = 0;
+  uint64_t pc = 0;
+  uint64_t target = 0;   // kJump: where control went
+  uint64_t a7 = 0, a0 = 0;  // kEcall: the call number and first argument
+};
+
 struct ExecOptions {
   uint64_t max_cycles = kDefaultMaxCycles;
   uint64_t random_seed = 0;   // zkvm_random_u64 stream (isa:sys:random)
@@ -145,6 +159,9 @@ struct ExecOptions {
   // With `trace`: when set, records are handed over in order, in chunks, instead of being kept
   // in ExecResult::trace (a prover streams them into its tables without holding them all).
   std::function<void(std::span<const StepRecord>)> trace_sink;
+  // Without `trace` and `collect_stats`: when set, the fast executor reports FlowEvents, in
+  // order, in chunks (the reference executor ignores it).
+  std::function<void(std::span<const FlowEvent>)> flow_sink;
 };
 
 enum class ExitStatus : uint8_t { kExited, kFaulted };

@@ -221,11 +221,11 @@ class Machine {
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
 
-  template <bool kTrace, bool kStats>
+  template <bool kTrace, bool kStats, bool kEvents>
   void run(spec::ExecResult& res);
 
  private:
-  template <bool kTrace, bool kStats>
+  template <bool kTrace, bool kStats, bool kEvents>
   bool syscall(uint64_t* x, uint64_t cycle, spec::ExecResult& res, FaultKind& fault_kind, uint64_t& fault_addr);
 
  private:
@@ -314,6 +314,15 @@ class Machine {
   // A member, not a local of run(): clang mishandles objects with destructors in a function with
   // computed gotos ("undefined temporary symbol").
   std::vector<uint32_t> run_len_;
+  std::vector<spec::FlowEvent> events_;  // run mode with flow_sink: a reused chunk
+  void event(const spec::FlowEvent& e) {
+    events_.push_back(e);
+    if (events_.size() == 4096) flush_events();
+  }
+  void flush_events() {
+    if (!events_.empty()) opt_.flow_sink(events_);
+    events_.clear();
+  }
   size_t chunk_used_ = 0;
 };
 
@@ -321,7 +330,7 @@ class Machine {
 // Every syscall but exit (isa:sys:*). Returns false with the fault filled in when a buffer is
 // not accessible. Kept out of run() so that no object with a destructor lives in the scope of
 // the computed gotos.
-template <bool kTrace, bool kStats>
+template <bool kTrace, bool kStats, bool kEvents>
 bool Machine::syscall(uint64_t* x, uint64_t cycle, spec::ExecResult& res, FaultKind& fault_kind, uint64_t& fault_addr) {
   const uint64_t num = x[17], a0 = x[10], a1 = x[11], a2 = x[12];
   spec::SyscallEvent ev;
@@ -371,7 +380,7 @@ bool Machine::syscall(uint64_t* x, uint64_t cycle, spec::ExecResult& res, FaultK
 // clang emit a reference to a deleted block, so the warning is silenced here instead.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-label"
-template <bool kTrace, bool kStats>
+template <bool kTrace, bool kStats, bool kEvents>
 void Machine::run(spec::ExecResult& res) {
   static void* const labels[kOpCount] = {
       &&L_FetchFault, &&L_Illegal, &&L_Ebreak, &&L_Ecall, &&L_Fence,
@@ -462,6 +471,11 @@ void Machine::run(spec::ExecResult& res) {
 #define ZKRV_ENTER(target)                                                          \
   do {                                                                              \
     if constexpr (kBlocks) {                                                        \
+      if constexpr (kEvents) {                                                      \
+        Decoded* const t_ = (target);                                               \
+        event({spec::FlowEvent::kJump, insn_at(pc_of(d)), cycles + static_cast<uint64_t>(d - entry), \
+               pc_of(d), pc_of(t_), 0, 0});                                         \
+      }                                                                             \
       cycles += static_cast<uint64_t>(d - entry) + 1;                               \
       d = entry = (target);                                                         \
       const uint64_t left_ = max_cycles - cycles;                                   \
@@ -660,6 +674,8 @@ L_Remuw: {
 }
 L_Ecall: {
   const uint64_t num = x[17];
+  if constexpr (kEvents)
+    event({spec::FlowEvent::kEcall, 0x73, cycles + static_cast<uint64_t>(d - entry), pc_of(d), 0, num, x[10]});
   if (num == spec::kSysExit || num == spec::kSysExitGroup) {
     res.status = spec::ExitStatus::kExited;
     res.exit_code = static_cast<int32_t>(static_cast<uint32_t>(x[10]));
@@ -674,7 +690,7 @@ L_Ecall: {
     else ++cycles;
     goto L_Done;
   }
-  if (!syscall<kTrace, kStats>(x, cycles, res, fault_kind, fault_addr)) {
+  if (!syscall<kTrace, kStats, kEvents>(x, cycles, res, fault_kind, fault_addr)) {
     fault_pc = pc_of(d);
     goto L_FaultHere;
   }
@@ -683,6 +699,8 @@ L_Ecall: {
 
 L_JumpOut:
   // The jump completed; the next fetch (at fault_addr) is outside every executable segment.
+  if constexpr (kEvents)
+    event({spec::FlowEvent::kJump, insn_at(pc_of(d)), cycles + static_cast<uint64_t>(d - entry), pc_of(d), fault_addr, 0, 0});
   if constexpr (kTrace || kStats) {
     if constexpr (kStats) ++res.stats.per_class[cur->cls];
     if constexpr (kTrace) {
@@ -728,6 +746,10 @@ L_Fault:
 
 L_Done:
   if constexpr (kTrace) flush(res);
+  if constexpr (kEvents) {
+    event({spec::FlowEvent::kEnd, 0, cycles, res.pc, 0, 0, 0});
+    flush_events();
+  }
   res.cycles = cycles;
   for (int i = 0; i < 32; ++i) res.regs[i] = x[i];
   if constexpr (kStats) {
@@ -756,9 +778,11 @@ spec::ExecResult execute(const spec::ProgramImage& image, std::span<const uint8_
   spec::ExecResult res;
   Machine m(image, input, options);
   if (options.trace) {
-    if (options.collect_stats) m.run<true, true>(res); else m.run<true, false>(res);
+    if (options.collect_stats) m.run<true, true, false>(res); else m.run<true, false, false>(res);
   } else {
-    if (options.collect_stats) m.run<false, true>(res); else m.run<false, false>(res);
+    if (options.collect_stats) m.run<false, true, false>(res);
+    else if (options.flow_sink) m.run<false, false, true>(res);
+    else m.run<false, false, false>(res);
   }
   if (!options.collect_stats) res.stats = {};
   return res;

@@ -160,6 +160,35 @@ TEST(Profiler, CostScopesAndMisuse) {
   EXPECT_NE(q.scope_error().find("end(9) without a start"), std::string::npos) << q.scope_error();
 }
 
+// The cheap path (control-flow events from run mode) must give exactly the profile of the
+// full trace, on every example guest and on the call-structure test.
+TEST(Profiler, FlowEventsGiveTheTraceProfile) {
+  const std::string dir = ZKRV_GUEST_PROGRAMS_DIR;
+  for (const std::string name : {"wordfreq", "quicksort", "cost_scopes", "cxx_lifecycle", "alloc_stress_arena",
+                                 "fail_misaligned_jump", "fail_abort"}) {
+    std::vector<uint8_t> input;
+    if (auto in = read_file(std::string(ZKRV_SOURCE_DIR) + "/guest/programs/" + name + ".input", 1 << 20, "in"); in.bytes)
+      input = *in.bytes;
+    TracedRun r = load_and_trace(dir + "/" + name + ".elf", input);
+    for (uint64_t rate : {0u, 3u}) {
+      Profiler by_trace(r.symbols, rate), by_flow(r.symbols, rate);
+      by_trace.consume(r.trace);
+      by_trace.finish();
+      spec::ExecOptions opt;
+      opt.flow_sink = [&](std::span<const spec::FlowEvent> c) { by_flow.consume_flow(c); };
+      const auto res = opt::execute(r.image, input, opt);
+      by_flow.finish();
+      ASSERT_EQ(res.cycles, r.cycles) << name;
+      EXPECT_EQ(by_flow.cycles(), by_trace.cycles()) << name;
+      EXPECT_EQ(by_flow.repairs(), by_trace.repairs()) << name;
+      EXPECT_EQ(by_flow.node_self(), by_trace.node_self()) << name;
+      EXPECT_EQ(by_flow.samples(), by_trace.samples()) << name;
+      EXPECT_EQ(folded_report(by_flow), folded_report(by_trace)) << name;
+      EXPECT_EQ(text_report(by_flow), text_report(by_trace)) << name;
+    }
+  }
+}
+
 TEST(Profiler, StrippedElfHasNoSymbols) {
   EXPECT_TRUE(SymbolTable::from_elf(std::vector<uint8_t>{1, 2, 3}).functions().empty());
   std::vector<uint8_t> garbage(4096, 0xff);

@@ -1,6 +1,7 @@
 #include "tools/profile/profiler.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -13,7 +14,7 @@ Profiler::Profiler(const SymbolTable& symbols, uint64_t sample_rate)
   pcs_seen_.resize(symbols.functions().size());
   for (size_t i = 0; i < symbols.functions().size(); ++i) {
     const auto& f = symbols.functions()[i];
-    pcs_seen_[i].assign(static_cast<size_t>((f.end - f.start + 3) / 4), false);
+    pcs_seen_[i].assign(static_cast<size_t>((f.end - f.start + 3) / 4), 0);
   }
   scope_node_self_.resize(kNoScope + 1);
 }
@@ -23,7 +24,12 @@ std::string Profiler::function_name(int func) const {
 }
 
 int Profiler::func_of(uint64_t pc) const {
+  if (last_func_ >= 0) {  // most lookups hit the function that ran last
+    const auto& fn = symbols_.functions()[static_cast<size_t>(last_func_)];
+    if (pc >= fn.start && pc < fn.end) return last_func_;
+  }
   const int f = symbols_.find(pc);
+  if (f >= 0) last_func_ = f;
   return f < 0 ? unknown_ : f;
 }
 
@@ -51,70 +57,111 @@ void Profiler::set_top(int func) {
   stack_.back().node = child(parent, func);
 }
 
-void Profiler::consume(std::span<const spec::StepRecord> records) {
-  for (const auto& r : records) {
-    const int f = func_of(r.pc);
-    // 1. The stack's top must be the function executing; anything else is repaired.
+void Profiler::run(uint64_t pc, uint64_t count) {
+  while (count > 0) {
+    const int f = func_of(pc);
+    // The stack's top must be the function executing; anything else is repaired.
     if (stack_.empty()) {
       stack_.push_back({child(-1, f), UINT64_MAX});
     } else if (nodes_[static_cast<size_t>(stack_.back().node)].func != f) {
       set_top(f);
       ++repairs_;
     }
-    // 2. This cycle.
+    // Instructions up to the end of this function (or of the range) run under one stack.
+    uint64_t n = count;
+    if (f != unknown_) {
+      const auto& fn = symbols_.functions()[static_cast<size_t>(f)];
+      n = std::min<uint64_t>(count, (fn.end - pc + 3) / 4);
+      std::memset(pcs_seen_[static_cast<size_t>(f)].data() + (pc - fn.start) / 4, 1, static_cast<size_t>(n));
+    } else {
+      for (const auto& g : symbols_.functions())  // stop at the next function's start
+        if (g.start > pc) { n = std::min<uint64_t>(count, (g.start - pc) / 4); break; }
+      if (n == 0) n = 1;
+      for (uint64_t k = 0; k < n && unknown_pcs_.size() < 65536; ++k) unknown_pcs_.push_back(pc + 4 * k);
+    }
     const int top = stack_.back().node;
-    ++node_self_[static_cast<size_t>(top)];
+    node_self_[static_cast<size_t>(top)] += n;
     const int scope = scope_stack_.empty() ? kNoScope : scope_stack_.back();
     auto& per_scope = scope_node_self_[static_cast<size_t>(scope)];
     if (per_scope.size() <= static_cast<size_t>(top)) per_scope.resize(nodes_.size(), 0);
-    ++per_scope[static_cast<size_t>(top)];
-    if (f != unknown_) {
-      const auto& fn = symbols_.functions()[static_cast<size_t>(f)];
-      pcs_seen_[static_cast<size_t>(f)][static_cast<size_t>((r.pc - fn.start) / 4)] = true;
-    } else if (unknown_pcs_.size() < 65536) {
-      unknown_pcs_.push_back(r.pc);
+    per_scope[static_cast<size_t>(top)] += n;
+    if (sample_rate_) {
+      uint64_t c = (cycles_ + sample_rate_ - 1) / sample_rate_ * sample_rate_;  // first sampled cycle >= cycles_
+      for (; c < cycles_ + n; c += sample_rate_) samples_.push_back(static_cast<uint32_t>(top));
     }
-    if (sample_rate_ && cycles_ % sample_rate_ == 0) samples_.push_back(static_cast<uint32_t>(top));
-    ++cycles_;
-    // 3. Calls, returns, tail calls, cost scopes.
-    const uint32_t opcode = r.insn & 0x7f;
-    const uint32_t rd = (r.insn >> 7) & 31, rs1 = (r.insn >> 15) & 31;
-    if (opcode == 0x6f || opcode == 0x67) {
-      const bool link = rd == 1 || rd == 5;
-      const bool ret = opcode == 0x67 && rd == 0 && (rs1 == 1 || rs1 == 5) && (r.insn >> 20) == 0;
-      if (link) {
-        stack_.push_back({child(top, func_of(r.next_pc)), r.pc + 4});
-      } else if (ret) {
-        size_t k = stack_.size();
-        while (k > 0 && stack_[k - 1].return_address != r.next_pc) --k;
-        if (k > 0) {
-          stack_.resize(k - 1);  // pop the returning frame and anything it left open
-        } else {
-          ++repairs_;  // a return to an address no frame expects
-          if (stack_.size() > 1) stack_.pop_back();
-        }
-        if (stack_.empty()) stack_.push_back({child(-1, func_of(r.next_pc)), UINT64_MAX});
-      } else if (symbols_.starting_at(r.next_pc) >= 0 && func_of(r.next_pc) != f) {
-        set_top(func_of(r.next_pc));  // tail call: same frame, another function
+    cycles_ += n;
+    pc += 4 * n;
+    count -= n;
+  }
+}
+
+void Profiler::control(uint32_t insn, uint64_t pc, uint64_t next_pc, uint64_t a7, uint64_t a0) {
+  const int f = func_of(pc);
+  const int top = stack_.back().node;
+  const uint32_t opcode = insn & 0x7f;
+  const uint32_t rd = (insn >> 7) & 31, rs1 = (insn >> 15) & 31;
+  if (opcode == 0x6f || opcode == 0x67) {
+    const bool link = rd == 1 || rd == 5;
+    const bool ret = opcode == 0x67 && rd == 0 && (rs1 == 1 || rs1 == 5) && (insn >> 20) == 0;
+    if (link) {
+      stack_.push_back({child(top, func_of(next_pc)), pc + 4});
+    } else if (ret) {
+      size_t k = stack_.size();
+      while (k > 0 && stack_[k - 1].return_address != next_pc) --k;
+      if (k > 0) {
+        stack_.resize(k - 1);  // pop the returning frame and anything it left open
+      } else {
+        ++repairs_;  // a return to an address no frame expects
+        if (stack_.size() > 1) stack_.pop_back();
       }
-    } else if (r.insn == 0x00000073 && r.rs1 == 17) {
-      const uint64_t num = r.rs1_value, id = r.rs2_value & 0xff;
-      if (num == spec::kSysCostScopeStart) {
-        scope_stack_.push_back(static_cast<int>(id));
-      } else if (num == spec::kSysCostScopeEnd) {
-        if (scope_stack_.empty() || scope_stack_.back() != static_cast<int>(id)) {
-          if (scope_error_.empty()) {
-            char buf[160];
-            std::snprintf(buf, sizeof buf, "cost scope misuse at cycle %llu (pc 0x%llx): end(%llu) %s",
-                          static_cast<unsigned long long>(cycles_ - 1), static_cast<unsigned long long>(r.pc),
-                          static_cast<unsigned long long>(id),
-                          scope_stack_.empty() ? "without a start" : ("while scope " + std::to_string(scope_stack_.back()) + " is open").c_str());
-            scope_error_ = buf;
-          }
-        } else {
-          scope_stack_.pop_back();
+      if (stack_.empty()) stack_.push_back({child(-1, func_of(next_pc)), UINT64_MAX});
+    } else if (symbols_.starting_at(next_pc) >= 0 && func_of(next_pc) != f) {
+      set_top(func_of(next_pc));  // tail call: same frame, another function
+    }
+  } else if (insn == 0x00000073) {
+    const uint64_t id = a0 & 0xff;
+    if (a7 == spec::kSysCostScopeStart) {
+      scope_stack_.push_back(static_cast<int>(id));
+    } else if (a7 == spec::kSysCostScopeEnd) {
+      if (scope_stack_.empty() || scope_stack_.back() != static_cast<int>(id)) {
+        if (scope_error_.empty()) {
+          char buf[160];
+          std::snprintf(buf, sizeof buf, "cost scope misuse at cycle %llu (pc 0x%llx): end(%llu) %s",
+                        static_cast<unsigned long long>(cycles_ - 1), static_cast<unsigned long long>(pc),
+                        static_cast<unsigned long long>(id),
+                        scope_stack_.empty() ? "without a start" : ("while scope " + std::to_string(scope_stack_.back()) + " is open").c_str());
+          scope_error_ = buf;
         }
+      } else {
+        scope_stack_.pop_back();
       }
+    }
+  }
+}
+
+void Profiler::consume(std::span<const spec::StepRecord> records) {
+  for (const auto& r : records) {
+    run(r.pc, 1);
+    const bool is_ecall = r.insn == 0x00000073 && r.rs1 == 17;
+    control(r.insn, r.pc, r.next_pc, is_ecall ? r.rs1_value : 0, is_ecall ? r.rs2_value : 0);
+  }
+}
+
+void Profiler::consume_flow(std::span<const spec::FlowEvent> events) {
+  for (const auto& e : events) {
+    if (!started_) {  // the entry point: the first straight-line run ends at the first event
+      resume_pc_ = e.pc - 4 * e.cycle;
+      started_ = true;
+    }
+    run(resume_pc_, e.cycle - cycles_);  // the straight-line instructions before this one
+    if (e.kind == spec::FlowEvent::kEnd) break;
+    run(e.pc, 1);                         // the jump or ecall itself
+    if (e.kind == spec::FlowEvent::kJump) {
+      control(e.insn, e.pc, e.target, 0, 0);
+      resume_pc_ = e.target;
+    } else {
+      control(0x00000073, e.pc, e.pc + 4, e.a7, e.a0);
+      resume_pc_ = e.pc + 4;
     }
   }
 }
@@ -143,7 +190,7 @@ std::vector<FunctionStats> Profiler::functions(int scope) const {
   }
   for (int i = 0; i < unknown_; ++i)
     out[static_cast<size_t>(i)].distinct_pcs = static_cast<uint64_t>(
-        std::count(pcs_seen_[static_cast<size_t>(i)].begin(), pcs_seen_[static_cast<size_t>(i)].end(), true));
+        std::count(pcs_seen_[static_cast<size_t>(i)].begin(), pcs_seen_[static_cast<size_t>(i)].end(), uint8_t{1}));
   out.back().distinct_pcs = std::set<uint64_t>(unknown_pcs_.begin(), unknown_pcs_.end()).size();
   return out;
 }

@@ -33,7 +33,10 @@ class Profiler {
   // sample_rate > 0 keeps one sample (the stack node) every sample_rate cycles, for the
   // Firefox format; 0 keeps none (text and folded outputs need only the per-node counts).
   Profiler(const SymbolTable& symbols, uint64_t sample_rate = 0);
+  // Either feed every trace record (ExecOptions::trace_sink), or, much cheaper, the fast
+  // executor's control-flow events (ExecOptions::flow_sink); both give the same profile.
   void consume(std::span<const spec::StepRecord> records);
+  void consume_flow(std::span<const spec::FlowEvent> events);
   void finish();
 
   uint64_t cycles() const { return cycles_; }
@@ -56,6 +59,10 @@ class Profiler {
   int func_of(uint64_t pc) const;
   int child(int parent, int func);
   void set_top(int func);
+  // Attributes `count` consecutive instructions starting at pc (one per cycle).
+  void run(uint64_t pc, uint64_t count);
+  // The effect of a completed control-flow instruction on the stacks.
+  void control(uint32_t insn, uint64_t pc, uint64_t next_pc, uint64_t a7, uint64_t a0);
 
   const SymbolTable& symbols_;
   uint64_t sample_rate_;
@@ -64,12 +71,15 @@ class Profiler {
   std::vector<std::vector<int>> children_;      // per node: child node ids
   std::vector<uint64_t> node_self_;             // cycles with this node on top
   std::vector<std::vector<uint64_t>> scope_node_self_;  // per scope (0..256): cycles per node
-  std::vector<std::vector<bool>> pcs_seen_;     // per function: word offsets executed
+  std::vector<std::vector<uint8_t>> pcs_seen_;  // per function: word offsets executed (0/1)
+  mutable int last_func_ = -1;                  // func_of cache: the last function found
   std::vector<uint64_t> unknown_pcs_;
   std::vector<Frame> stack_;
   std::vector<int> scope_stack_;
   std::vector<uint32_t> samples_;
   uint64_t cycles_ = 0, repairs_ = 0;
+  uint64_t resume_pc_ = 0;  // flow mode: where straight-line execution continues
+  bool started_ = false;
   std::string scope_error_;
 };
 

@@ -146,9 +146,9 @@ int cmd_profile(const ProfileArgs& a) {
   tools::profile::Profiler profiler(symbols, a.format == "firefox" ? a.sample_rate : 0);
   spec::ExecOptions opt;
   opt.max_cycles = a.max_cycles;
-  opt.trace = true;
   opt.random_seed = 0;
-  opt.trace_sink = [&](std::span<const spec::StepRecord> chunk) { profiler.consume(chunk); };
+  // Run mode with control-flow events: the profiler rebuilds every cycle from them.
+  opt.flow_sink = [&](std::span<const spec::FlowEvent> chunk) { profiler.consume_flow(chunk); };
   std::cerr << "zkrv: profiling " << a.program << " ...\n";
   const auto r = opt::execute(*loaded.image, input, opt);
   profiler.finish();
