@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -15,6 +16,7 @@
 #include "spec/isa.h"
 #include "tools/common/files.h"
 #include "tools/profile/profiler.h"
+#include "tools/span/span.h"
 #include "tools/zkrv/exit_codes.h"
 
 namespace {
@@ -45,7 +47,7 @@ std::string json_escape(const std::string& in) {
 }
 
 struct RunArgs {
-  std::string program, input, output, executor = "fast";
+  std::string program, input, output, executor = "fast", spans_dir;
   uint64_t max_cycles = zkrv::spec::kDefaultMaxCycles;
   uint64_t max_input = zkrv::spec::kDefaultMaxInputBytes;
   std::optional<uint64_t> seed;
@@ -68,8 +70,35 @@ void print_stats(std::ostream& os, const zkrv::spec::ExecResult& r, double secon
   os << "host time:           " << buf << "\n";
 }
 
-int cmd_run(const RunArgs& a) {
+// Writes DIR/trace.json (Chrome/Perfetto) and DIR/summary.json of the spans recorded so far.
+int write_spans(const std::string& dir) {
   using namespace zkrv;
+  const std::string trace = span::chrome_trace_json(), summary = span::summary_json();
+  for (const auto& [name, text] : {std::pair{std::string("trace.json"), trace}, std::pair{std::string("summary.json"), summary}}) {
+    const std::vector<uint8_t> bytes(text.begin(), text.end());
+    if (auto err = tools::write_file_atomic(dir + "/" + name, bytes); !err.empty()) return fail(cli::kIoError, err);
+  }
+  std::cerr << "zkrv: wrote " << dir << "/trace.json and " << dir << "/summary.json\n";
+  return 0;
+}
+
+int cmd_run_spanned(const RunArgs& a);
+
+int cmd_run(const RunArgs& a) {
+  if (a.spans_dir.empty()) return cmd_run_spanned(a);
+  zkrv::span::set_enabled(true);
+  int rc;
+  {
+    zkrv::span::Span root("zkrv run", zkrv::span::Level::kStage);
+    rc = cmd_run_spanned(a);
+  }
+  if (int err = write_spans(a.spans_dir); err != 0) return err;
+  return rc;
+}
+
+int cmd_run_spanned(const RunArgs& a) {
+  using namespace zkrv;
+  std::optional<span::Span> load_span(std::in_place, "load", span::Level::kStage);
   auto elf = tools::read_file(a.program, kMaxElfBytes, "program");
   if (!elf.bytes) return fail(cli::kIoError, elf.error);
   std::vector<uint8_t> input;
@@ -81,14 +110,18 @@ int cmd_run(const RunArgs& a) {
   auto loaded = ref::load_elf(*elf.bytes);
   if (!loaded.ok()) return fail(cli::kBadInput, a.program + ": " + loaded.message);
 
+  load_span.reset();
   spec::ExecOptions opt;
   opt.max_cycles = a.max_cycles;
   opt.collect_stats = a.stats || a.json;
   opt.random_seed = a.seed ? *a.seed : std::random_device{}() * uint64_t{0x100000001} ^ std::random_device{}();
   const auto t0 = std::chrono::steady_clock::now();
+  std::optional<span::Span> exec_span(std::in_place, "execute", span::Level::kStage);
   spec::ExecResult r = a.executor == "reference" ? ref::execute(*loaded.image, input, opt)
                                                  : opt::execute(*loaded.image, input, opt);
+  exec_span.reset();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  span::Span output_span("output", span::Level::kStage);
 
   if (!a.output.empty()) {
     if (auto err = tools::write_file_atomic(a.output, r.output); !err.empty()) return fail(cli::kIoError, err);
@@ -188,6 +221,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"fast", "reference"}));
   run->add_flag("--stats", ra.stats, "print cycles, instructions per class, misaligned accesses, pages touched and cost C to stderr");
   run->add_flag("--json", ra.json, "print the result as one JSON object on stdout (output as hex)");
+  run->add_option("--spans", ra.spans_dir, "record host-side spans (load, execute, output) and write DIR/trace.json "
+                                           "(Chrome/Perfetto) and DIR/summary.json")
+      ->check(CLI::ExistingDirectory);
   run->footer(
       "Exit code: the guest's exit code (low 8 bits) when it exits; 101 illegal instruction, 102 misaligned\n"
       "jump, 103 fetch fault, 104 load fault, 105 store fault, 106 breakpoint, 107 cycle limit;\n"
