@@ -46,6 +46,8 @@ SymbolTable SymbolTable::from_elf(std::span<const uint8_t> b) {
     }
   }
   std::sort(raw.begin(), raw.end(), [](const Raw& x, const Raw& y) { return x.value != y.value ? x.value < y.value : x.size > y.size; });
+  for (const Raw& r : raw) t.entries_.push_back(r.value);
+  t.entries_.erase(std::unique(t.entries_.begin(), t.entries_.end()), t.entries_.end());
   for (size_t i = 0; i < raw.size(); ++i) {
     if (!t.functions_.empty() && raw[i].value < t.functions_.back().end) continue;  // alias or overlap: keep the first
     uint64_t end = raw[i].value + raw[i].size;
@@ -65,8 +67,7 @@ int SymbolTable::find(uint64_t pc) const {
 }
 
 int SymbolTable::starting_at(uint64_t pc) const {
-  const int i = find(pc);
-  return i >= 0 && functions_[static_cast<size_t>(i)].start == pc ? i : -1;
+  return std::binary_search(entries_.begin(), entries_.end(), pc) ? find(pc) : -1;
 }
 
 }  // namespace zkrv::tools::profile

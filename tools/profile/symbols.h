@@ -20,12 +20,14 @@ class SymbolTable {
   static SymbolTable from_elf(std::span<const uint8_t> elf);
   // Index into functions() of the function holding pc, or -1.
   int find(uint64_t pc) const;
-  // Index of the function that starts exactly at pc, or -1.
+  // Index of the function holding pc when pc is a function entry (the start of any function
+  // symbol, including aliases inside another function such as __riscv_restore_N), or -1.
   int starting_at(uint64_t pc) const;
   const std::vector<Function>& functions() const { return functions_; }
 
  private:
   std::vector<Function> functions_;  // sorted by start, non-overlapping
+  std::vector<uint64_t> entries_;    // every function symbol's start, sorted
 };
 
 std::string demangle(const std::string& name);
