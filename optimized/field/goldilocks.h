@@ -28,23 +28,23 @@ class Fp {
   ZKRV_HD static constexpr uint64_t reduce128(unsigned __int128 x) {
     const uint64_t lo = static_cast<uint64_t>(x), hi = static_cast<uint64_t>(x >> 64);
     const uint64_t hi_hi = hi >> 32, hi_lo = hi & kEpsilon;
-    uint64_t t0 = lo - hi_hi;          // hi_hi * 2^96 = -hi_hi (mod p)
-    if (lo < hi_hi) t0 -= kEpsilon;    // borrow: add p = subtract 2^32 - 1 (mod 2^64)
-    const uint64_t t1 = hi_lo * kEpsilon;  // hi_lo * 2^64 = hi_lo * (2^32 - 1)
+    // Branch-free (data-dependent branches mispredict): every correction is a masked add.
+    uint64_t t0 = lo - hi_hi;                           // hi_hi * 2^96 = -hi_hi (mod p)
+    t0 -= kEpsilon & (0 - static_cast<uint64_t>(lo < hi_hi));  // borrow: add p = subtract 2^32 - 1
+    const uint64_t t1 = hi_lo * kEpsilon;               // hi_lo * 2^64 = hi_lo * (2^32 - 1)
     uint64_t r = t0 + t1;
-    if (r < t1) r += kEpsilon;         // carry: 2^64 = 2^32 - 1
-    return r >= P ? r - P : r;
+    r += kEpsilon & (0 - static_cast<uint64_t>(r < t1));      // carry: 2^64 = 2^32 - 1
+    return r - (P & (0 - static_cast<uint64_t>(r >= P)));
   }
 
   ZKRV_HD friend constexpr Fp operator+(Fp a, Fp b) {
-    uint64_t s = a.v_ + b.v_;
-    if (s < a.v_ || s >= P) s -= P;  // on wrap, s - P (mod 2^64) = s + 2^32 - 1
-    return Fp(s);
+    const uint64_t s = a.v_ + b.v_;
+    const bool over = (s < a.v_) | (s >= P);  // on wrap, s - P (mod 2^64) = s + 2^32 - 1
+    return Fp(s - (P & (0 - static_cast<uint64_t>(over))));
   }
   ZKRV_HD friend constexpr Fp operator-(Fp a, Fp b) {
-    uint64_t d = a.v_ - b.v_;
-    if (a.v_ < b.v_) d += P;
-    return Fp(d);
+    const uint64_t d = a.v_ - b.v_;
+    return Fp(d + (P & (0 - static_cast<uint64_t>(a.v_ < b.v_))));
   }
   ZKRV_HD friend constexpr Fp operator*(Fp a, Fp b) {
     return Fp(reduce128(static_cast<unsigned __int128>(a.v_) * b.v_));

@@ -28,18 +28,25 @@ void transform(std::span<Fp> v, Fp w) {
   log2_exact(n);
   if (n <= 1) return;
   bit_reverse(v);
-  // Twiddles for the last stage: w^0 .. w^(n/2 - 1); earlier stages use a stride through it.
-  std::vector<Fp> tw(n / 2);
-  tw[0] = Fp::from_u64(1);
-  for (size_t i = 1; i < n / 2; ++i) tw[i] = tw[i - 1] * w;
-  for (size_t len = 2; len <= n; len <<= 1) {
-    const size_t half = len / 2, stride = n / len;
-    for (size_t start = 0; start < n; start += len) {
+  // Twiddle tree: entries [h, 2h) hold w_{2h}^j for j < h (w_{2h} = w^(n / 2h)), so every
+  // stage reads its twiddles contiguously. The last stage's are computed, the others are every
+  // other entry of the stage above.
+  std::vector<Fp> tw(n);
+  const size_t top = n / 2;
+  tw[top] = Fp::from_u64(1);
+  for (size_t j = 1; j < top; ++j) tw[top + j] = tw[top + j - 1] * w;
+  for (size_t h = top / 2; h >= 1; h /= 2)
+    for (size_t j = 0; j < h; ++j) tw[h + j] = tw[2 * h + 2 * j];
+  for (size_t half = 1; half < n; half <<= 1) {
+    const Fp* t_ = tw.data() + half;
+    for (size_t start = 0; start < n; start += 2 * half) {
+      Fp* a = v.data() + start;
+      Fp* b = a + half;
       for (size_t j = 0; j < half; ++j) {
-        const Fp t = tw[j * stride] * v[start + j + half];
-        const Fp u = v[start + j];
-        v[start + j] = u + t;
-        v[start + j + half] = u - t;
+        const Fp t = t_[j] * b[j];
+        const Fp u = a[j];
+        a[j] = u + t;
+        b[j] = u - t;
       }
     }
   }
