@@ -1,0 +1,62 @@
+#include "reference/hash/keccak.h"
+
+namespace zkrv::ref {
+namespace {
+
+constexpr std::array<uint64_t, 24> kRoundConstants = {
+    0x0000000000000001ull, 0x0000000000008082ull, 0x800000000000808aull, 0x8000000080008000ull,
+    0x000000000000808bull, 0x0000000080000001ull, 0x8000000080008081ull, 0x8000000000008009ull,
+    0x000000000000008aull, 0x0000000000000088ull, 0x0000000080008009ull, 0x000000008000000aull,
+    0x000000008000808bull, 0x800000000000008bull, 0x8000000000008089ull, 0x8000000000008003ull,
+    0x8000000000008002ull, 0x8000000000000080ull, 0x000000000000800aull, 0x800000008000000aull,
+    0x8000000080008081ull, 0x8000000000008080ull, 0x0000000080000001ull, 0x8000000080008008ull};
+
+uint64_t rotl(uint64_t v, unsigned s) { return s == 0 ? v : (v << s) | (v >> (64 - s)); }
+
+// Lane (x, y) is state[x + 5y]. Rotation offsets r[x][y] from FIPS 202 (Table 2).
+constexpr unsigned kRho[5][5] = {{0, 36, 3, 41, 18}, {1, 44, 10, 45, 2}, {62, 6, 43, 15, 61},
+                                 {28, 55, 25, 21, 56}, {27, 20, 39, 8, 14}};
+
+}  // namespace
+
+// spec: protocol:hash:keccak_f — 24 rounds of theta, rho, pi, chi, iota.
+void keccak_f1600(std::array<uint64_t, 25>& a) {
+  for (uint64_t rc : kRoundConstants) {
+    std::array<uint64_t, 5> c{}, d{};
+    for (int x = 0; x < 5; ++x) c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];   // theta
+    for (int x = 0; x < 5; ++x) d[x] = c[(x + 4) % 5] ^ rotl(c[(x + 1) % 5], 1);
+    for (int i = 0; i < 25; ++i) a[i] ^= d[i % 5];
+    std::array<uint64_t, 25> b{};
+    for (int x = 0; x < 5; ++x)                                                               // rho and pi
+      for (int y = 0; y < 5; ++y) b[y + 5 * ((2 * x + 3 * y) % 5)] = rotl(a[x + 5 * y], kRho[x][y]);
+    for (int x = 0; x < 5; ++x)                                                               // chi
+      for (int y = 0; y < 5; ++y) a[x + 5 * y] = b[x + 5 * y] ^ (~b[(x + 1) % 5 + 5 * y] & b[(x + 2) % 5 + 5 * y]);
+    a[0] ^= rc;                                                                               // iota
+  }
+}
+
+// spec: protocol:hash:keccak256 — rate 136, multi-rate padding pad || 0* || 0x80, 32-byte output.
+Digest keccak_sponge_256(std::span<const uint8_t> data, uint8_t pad) {
+  constexpr size_t kRate = 136;
+  std::array<uint64_t, 25> st{};
+  auto absorb = [&](const uint8_t* block) {
+    for (size_t i = 0; i < kRate / 8; ++i) {
+      uint64_t w = 0;
+      for (size_t k = 0; k < 8; ++k) w |= uint64_t{block[8 * i + k]} << (8 * k);
+      st[i] ^= w;
+    }
+    keccak_f1600(st);
+  };
+  size_t off = 0;
+  for (; off + kRate <= data.size(); off += kRate) absorb(data.data() + off);
+  std::array<uint8_t, kRate> last{};
+  for (size_t i = off; i < data.size(); ++i) last[i - off] = data[i];
+  last[data.size() - off] ^= pad;
+  last[kRate - 1] ^= 0x80;
+  absorb(last.data());
+  Digest out{};
+  for (size_t i = 0; i < 32; ++i) out[i] = static_cast<uint8_t>(st[i / 8] >> (8 * (i % 8)));
+  return out;
+}
+
+}  // namespace zkrv::ref
