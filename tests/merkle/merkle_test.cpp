@@ -2,6 +2,7 @@
 // with a typed error: a flipped bit in any sibling, a changed row element, a wrong index, a wrong
 // root, a truncated or padded batch proof.
 #include "reference/merkle/merkle.h"
+#include "optimized/merkle/merkle.h"
 
 #include <gtest/gtest.h>
 
@@ -83,6 +84,28 @@ TEST(Merkle, RejectsNonPowerOfTwo) {
   const MerkleTree one(random_rows(1, 2, 5));
   EXPECT_EQ(one.height(), 0u);
   EXPECT_FALSE(merkle_verify(one.root(), 0, 0, random_rows(1, 2, 5)[0], {}));
+}
+
+// The fast, threaded tree gives the reference's root and openings for every size, for widths
+// around the Keccak rate (136 bytes = 17 elements), and for 1, 2 and 3 threads.
+TEST(Merkle, FastTreeEqualsReference) {
+  for (size_t log_rows : {0u, 1u, 5u, 10u}) {
+    for (size_t width : {1u, 8u, 16u, 17u, 18u, 40u}) {
+      const size_t rows_n = size_t{1} << log_rows;
+      const auto rows = random_rows(rows_n, width, log_rows * 100 + width);
+      std::vector<opt::Fp> matrix;
+      for (const auto& r : rows)
+        for (const auto& x : r) matrix.push_back(opt::Fp::from_u64(x.value()));
+      const MerkleTree reference(rows);
+      for (unsigned threads : {1u, 2u, 3u}) {
+        const opt::MerkleTree fast(matrix, rows_n, width, threads);
+        ASSERT_EQ(fast.root(), reference.root()) << rows_n << "x" << width << " threads " << threads;
+        const size_t probe = rows_n / 3;
+        ASSERT_EQ(fast.open(probe), reference.open(probe));
+      }
+    }
+  }
+  EXPECT_THROW(opt::MerkleTree(std::vector<opt::Fp>(6), 3, 2), std::invalid_argument);
 }
 
 }  // namespace

@@ -1,0 +1,27 @@
+#pragma once
+// Fast Merkle tree over a row-major matrix of field elements, built with several threads; the
+// same root and openings as ref::MerkleTree (spec: protocol:merkle:*) for any thread count.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "optimized/field/goldilocks.h"
+#include "optimized/hash/keccak.h"
+
+namespace zkrv::opt {
+
+class MerkleTree {
+ public:
+  // rows * width elements, row-major; rows must be a power of two. threads = 0: all cores.
+  MerkleTree(std::span<const Fp> matrix, size_t rows, size_t width, unsigned threads = 0);
+  const Digest& root() const { return layers_.back()[0]; }
+  unsigned height() const { return static_cast<unsigned>(layers_.size() - 1); }
+  std::vector<Digest> open(size_t index) const;
+
+ private:
+  std::vector<std::vector<Digest>> layers_;
+};
+
+}  // namespace zkrv::opt
