@@ -3,7 +3,9 @@
 // every implementation shares. Arithmetic lives in reference/field (plain) and optimized/field
 // (fast); tests hold both to Boost.Multiprecision.
 
+#include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 
 namespace zkrv::spec {
 
@@ -23,5 +25,14 @@ struct GoldilocksTraits {
 
 static_assert(GoldilocksTraits::kModulus == (~uint64_t{0} - (uint64_t{1} << 32) + 2));
 static_assert((GoldilocksTraits::kModulus - 1) % (uint64_t{1} << GoldilocksTraits::kTwoAdicity) == 0);
+
+// log2(n) for an NTT size: n must be a power of two up to 2^kTwoAdicity (spec: protocol:ntt:forward).
+inline unsigned ntt_log2(size_t n) {
+  unsigned k = 0;
+  while ((size_t{1} << k) < n) ++k;
+  if ((size_t{1} << k) != n || k > GoldilocksTraits::kTwoAdicity)
+    throw std::invalid_argument("NTT size must be a power of two up to 2^32");
+  return k;
+}
 
 }  // namespace zkrv::spec

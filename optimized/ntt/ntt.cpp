@@ -5,14 +5,6 @@
 namespace zkrv::opt {
 namespace {
 
-unsigned log2_exact(size_t n) {
-  unsigned k = 0;
-  while ((size_t{1} << k) < n) ++k;
-  if ((size_t{1} << k) != n || k > spec::GoldilocksTraits::kTwoAdicity)
-    throw std::invalid_argument("NTT size must be a power of two up to 2^32");
-  return k;
-}
-
 void bit_reverse(std::span<Fp> v) {
   const size_t n = v.size();
   for (size_t i = 0, j = 0; i < n; ++i) {
@@ -25,7 +17,7 @@ void bit_reverse(std::span<Fp> v) {
 
 void transform(std::span<Fp> v, Fp w) {
   const size_t n = v.size();
-  log2_exact(n);
+  spec::ntt_log2(n);
   if (n <= 1) return;
   bit_reverse(v);
   // Twiddle tree: entries [h, 2h) hold w_{2h}^j for j < h (w_{2h} = w^(n / 2h)), so every
@@ -58,10 +50,10 @@ Fp root_of_unity(unsigned log_n) {
   return Fp::from_u64(spec::GoldilocksTraits::kTwoAdicRoot).pow(uint64_t{1} << (spec::GoldilocksTraits::kTwoAdicity - log_n));
 }
 
-void ntt(std::span<Fp> values) { transform(values, root_of_unity(log2_exact(values.size()))); }
+void ntt(std::span<Fp> values) { transform(values, root_of_unity(spec::ntt_log2(values.size()))); }
 
 void intt(std::span<Fp> values) {
-  transform(values, root_of_unity(log2_exact(values.size())).inverse());
+  transform(values, root_of_unity(spec::ntt_log2(values.size())).inverse());
   const Fp n_inv = Fp::from_u64(values.size()).inverse();
   for (auto& x : values) x = x * n_inv;
 }

@@ -1,15 +1,10 @@
 #include "reference/hash/keccak.h"
 
+#include "spec/keccak.h"
+
 namespace zkrv::ref {
 namespace {
 
-constexpr std::array<uint64_t, 24> kRoundConstants = {
-    0x0000000000000001ull, 0x0000000000008082ull, 0x800000000000808aull, 0x8000000080008000ull,
-    0x000000000000808bull, 0x0000000080000001ull, 0x8000000080008081ull, 0x8000000000008009ull,
-    0x000000000000008aull, 0x0000000000000088ull, 0x0000000080008009ull, 0x000000008000000aull,
-    0x000000008000808bull, 0x800000000000008bull, 0x8000000000008089ull, 0x8000000000008003ull,
-    0x8000000000008002ull, 0x8000000000000080ull, 0x000000000000800aull, 0x800000008000000aull,
-    0x8000000080008081ull, 0x8000000000008080ull, 0x0000000080000001ull, 0x8000000080008008ull};
 
 uint64_t rotl(uint64_t v, unsigned s) { return s == 0 ? v : (v << s) | (v >> (64 - s)); }
 
@@ -21,7 +16,7 @@ constexpr unsigned kRho[5][5] = {{0, 36, 3, 41, 18}, {1, 44, 10, 45, 2}, {62, 6,
 
 // spec: protocol:hash:keccak_f — 24 rounds of theta, rho, pi, chi, iota.
 void keccak_f1600(std::array<uint64_t, 25>& a) {
-  for (uint64_t rc : kRoundConstants) {
+  for (uint64_t rc : spec::kKeccakRoundConstants) {
     std::array<uint64_t, 5> c{}, d{};
     for (int x = 0; x < 5; ++x) c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];   // theta
     for (int x = 0; x < 5; ++x) d[x] = c[(x + 4) % 5] ^ rotl(c[(x + 1) % 5], 1);

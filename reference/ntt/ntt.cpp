@@ -5,14 +5,6 @@
 namespace zkrv::ref {
 namespace {
 
-unsigned log2_exact(size_t n) {
-  unsigned k = 0;
-  while ((size_t{1} << k) < n) ++k;
-  if ((size_t{1} << k) != n || k > spec::GoldilocksTraits::kTwoAdicity)
-    throw std::invalid_argument("NTT size must be a power of two up to 2^32");
-  return k;
-}
-
 // e_i = sum_j c_j w^(ij): split into even and odd coefficients.
 std::vector<Fp> transform(const std::vector<Fp>& c, Fp w) {
   const size_t n = c.size();
@@ -39,10 +31,10 @@ Fp root_of_unity(unsigned log_n) {
   return Fp::from_u64(spec::GoldilocksTraits::kTwoAdicRoot).pow(uint64_t{1} << (spec::GoldilocksTraits::kTwoAdicity - log_n));
 }
 
-std::vector<Fp> ntt(const std::vector<Fp>& coeffs) { return transform(coeffs, root_of_unity(log2_exact(coeffs.size()))); }
+std::vector<Fp> ntt(const std::vector<Fp>& coeffs) { return transform(coeffs, root_of_unity(spec::ntt_log2(coeffs.size()))); }
 
 std::vector<Fp> intt(const std::vector<Fp>& evals) {
-  const unsigned k = log2_exact(evals.size());
+  const unsigned k = spec::ntt_log2(evals.size());
   auto c = transform(evals, root_of_unity(k).inverse());
   const Fp n_inv = Fp::from_u64(evals.size()).inverse();
   for (auto& x : c) x = x * n_inv;
