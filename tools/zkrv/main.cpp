@@ -46,6 +46,28 @@ std::string json_escape(const std::string& in) {
   return s;
 }
 
+// A guest ELF (validated) and its input, or a one-line error and the exit code to return.
+struct Guest {
+  std::vector<uint8_t> elf, input;
+  zkrv::spec::ProgramImage image;
+};
+
+int load_guest(const std::string& program, const std::string& input_path, uint64_t max_input, Guest& out) {
+  using namespace zkrv;
+  auto elf = tools::read_file(program, kMaxElfBytes, "program");
+  if (!elf.bytes) return fail(cli::kIoError, elf.error);
+  if (!input_path.empty()) {
+    auto in = tools::read_file(input_path, max_input, "input");
+    if (!in.bytes) return fail(in.error.find("limit") != std::string::npos ? cli::kBadInput : cli::kIoError, in.error);
+    out.input = std::move(*in.bytes);
+  }
+  auto loaded = ref::load_elf(*elf.bytes);
+  if (!loaded.ok()) return fail(cli::kBadInput, program + ": " + loaded.message);
+  out.image = std::move(*loaded.image);
+  out.elf = std::move(*elf.bytes);
+  return 0;
+}
+
 struct RunArgs {
   std::string program, input, output, executor = "fast", spans_dir;
   uint64_t max_cycles = zkrv::spec::kDefaultMaxCycles;
@@ -99,17 +121,9 @@ int cmd_run(const RunArgs& a) {
 int cmd_run_spanned(const RunArgs& a) {
   using namespace zkrv;
   std::optional<span::Span> load_span(std::in_place, "load", span::Level::kStage);
-  auto elf = tools::read_file(a.program, kMaxElfBytes, "program");
-  if (!elf.bytes) return fail(cli::kIoError, elf.error);
-  std::vector<uint8_t> input;
-  if (!a.input.empty()) {
-    auto in = tools::read_file(a.input, a.max_input, "input");
-    if (!in.bytes) return fail(in.error.find("limit") != std::string::npos ? cli::kBadInput : cli::kIoError, in.error);
-    input = std::move(*in.bytes);
-  }
-  auto loaded = ref::load_elf(*elf.bytes);
-  if (!loaded.ok()) return fail(cli::kBadInput, a.program + ": " + loaded.message);
-
+  Guest g;
+  if (int err = load_guest(a.program, a.input, a.max_input, g); err != 0) return err;
+  const std::vector<uint8_t>& input = g.input;
   load_span.reset();
   spec::ExecOptions opt;
   opt.max_cycles = a.max_cycles;
@@ -117,8 +131,7 @@ int cmd_run_spanned(const RunArgs& a) {
   opt.random_seed = a.seed ? *a.seed : std::random_device{}() * uint64_t{0x100000001} ^ std::random_device{}();
   const auto t0 = std::chrono::steady_clock::now();
   std::optional<span::Span> exec_span(std::in_place, "execute", span::Level::kStage);
-  spec::ExecResult r = a.executor == "reference" ? ref::execute(*loaded.image, input, opt)
-                                                 : opt::execute(*loaded.image, input, opt);
+  spec::ExecResult r = a.executor == "reference" ? ref::execute(g.image, input, opt) : opt::execute(g.image, input, opt);
   exec_span.reset();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   span::Span output_span("output", span::Level::kStage);
@@ -164,17 +177,9 @@ struct ProfileArgs {
 
 int cmd_profile(const ProfileArgs& a) {
   using namespace zkrv;
-  auto elf = tools::read_file(a.program, kMaxElfBytes, "program");
-  if (!elf.bytes) return fail(cli::kIoError, elf.error);
-  std::vector<uint8_t> input;
-  if (!a.input.empty()) {
-    auto in = tools::read_file(a.input, spec::kDefaultMaxInputBytes, "input");
-    if (!in.bytes) return fail(in.error.find("limit") != std::string::npos ? cli::kBadInput : cli::kIoError, in.error);
-    input = std::move(*in.bytes);
-  }
-  auto loaded = ref::load_elf(*elf.bytes);
-  if (!loaded.ok()) return fail(cli::kBadInput, a.program + ": " + loaded.message);
-  const auto symbols = tools::profile::SymbolTable::from_elf(*elf.bytes);
+  Guest g;
+  if (int err = load_guest(a.program, a.input, spec::kDefaultMaxInputBytes, g); err != 0) return err;
+  const auto symbols = tools::profile::SymbolTable::from_elf(g.elf);
   if (symbols.functions().empty()) std::cerr << "zkrv: warning: " << a.program << " has no function symbols; every cycle is [unknown]\n";
   tools::profile::Profiler profiler(symbols, a.format == "firefox" ? a.sample_rate : 0);
   spec::ExecOptions opt;
@@ -183,7 +188,7 @@ int cmd_profile(const ProfileArgs& a) {
   // Run mode with control-flow events: the profiler rebuilds every cycle from them.
   opt.flow_sink = [&](std::span<const spec::FlowEvent> chunk) { profiler.consume_flow(chunk); };
   std::cerr << "zkrv: profiling " << a.program << " ...\n";
-  const auto r = opt::execute(*loaded.image, input, opt);
+  const auto r = opt::execute(g.image, g.input, opt);
   profiler.finish();
   std::string report;
   if (a.format == "text") report = tools::profile::text_report(profiler, a.top);
