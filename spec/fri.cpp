@@ -1,0 +1,187 @@
+#include "spec/fri.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "spec/field.h"
+
+namespace zkrv::spec {
+
+// spec: protocol:fri:schedule
+std::optional<FriSchedule> fri_schedule(const FriOptions& o, unsigned log_degree, std::string* error) {
+  auto fail = [&](const char* what) -> std::optional<FriSchedule> {
+    if (error) *error = what;
+    return std::nullopt;
+  };
+  if (o.log_blowup < 1 || o.log_blowup > 4) return fail("log_blowup must be in 1..4");
+  if (o.log_arity < 1 || o.log_arity > 4) return fail("log_arity must be in 1..4");
+  if (o.num_queries < 1 || o.num_queries > 1024) return fail("num_queries must be in 1..1024");
+  if (o.pow_bits > 40) return fail("pow_bits must be at most 40");
+  if (o.log_final_size > 16) return fail("log_final_size must be at most 16");
+  if (log_degree <= o.log_final_size) return fail("the degree must exceed the final polynomial size (nothing to fold)");
+  if (log_degree + o.log_blowup > 30) return fail("log_degree + log_blowup must be at most 30");
+  FriSchedule s;
+  unsigned cur = log_degree;
+  while (cur > o.log_final_size) {
+    const unsigned a = std::min(o.log_arity, cur - o.log_final_size);
+    s.layers.push_back({cur + o.log_blowup, a});
+    cur -= a;
+  }
+  s.log_final_degree = cur;
+  s.log_final_domain = cur + o.log_blowup;
+  return s;
+}
+
+namespace {
+
+constexpr char kMagic[8] = {'Z', 'K', 'R', 'V', '-', 'F', 'R', 'I'};
+
+void put(std::vector<uint8_t>& b, uint64_t v, int bytes) {
+  for (int k = 0; k < bytes; ++k) b.push_back(static_cast<uint8_t>(v >> (8 * k)));
+}
+
+class Reader {
+ public:
+  explicit Reader(std::span<const uint8_t> b) : b_(b) {}
+  std::optional<ParseError> err;
+  size_t pos() const { return pos_; }
+  size_t left() const { return b_.size() - pos_; }
+  bool ok() const { return !err; }
+
+  uint64_t uint(int bytes) {
+    if (err) return 0;
+    if (left() < static_cast<size_t>(bytes)) return fail(ParseError::Kind::kTruncated, "unexpected end of proof"), 0;
+    uint64_t v = 0;
+    for (int k = 0; k < bytes; ++k) v |= uint64_t{b_[pos_ + static_cast<size_t>(k)]} << (8 * k);
+    pos_ += static_cast<size_t>(bytes);
+    return v;
+  }
+  uint64_t field() {
+    const size_t at = pos_;
+    const uint64_t v = uint(8);
+    if (ok() && v >= GoldilocksTraits::kModulus) {
+      pos_ = at;
+      fail(ParseError::Kind::kNonCanonical, "field element not canonical (>= p)");
+    }
+    return v;
+  }
+  Digest digest() {
+    Digest d{};
+    if (err) return d;
+    if (left() < 32) return fail(ParseError::Kind::kTruncated, "unexpected end of proof"), d;
+    std::memcpy(d.data(), b_.data() + pos_, 32);
+    pos_ += 32;
+    return d;
+  }
+  // A u32 count of items at least item_bytes long each: never more than the bytes left allow,
+  // so a hostile count cannot make the parser allocate.
+  size_t count(size_t item_bytes, const char* what) {
+    const size_t at = pos_;
+    const uint64_t n = uint(4);
+    if (ok() && n * item_bytes > left()) {
+      pos_ = at;
+      fail(ParseError::Kind::kTooLarge, std::string(what) + " count exceeds the remaining bytes");
+      return 0;
+    }
+    return static_cast<size_t>(n);
+  }
+  void fail(ParseError::Kind k, std::string what) {
+    if (!err) err = ParseError{k, pos_, std::move(what)};
+  }
+
+ private:
+  std::span<const uint8_t> b_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+// spec: protocol:proof:fri
+std::vector<uint8_t> encode_fri_proof(const FriProof& p) {
+  std::vector<uint8_t> b(kMagic, kMagic + 8);
+  put(b, kFriProofVersion, 4);
+  put(b, p.layer_roots.size(), 4);
+  for (const Digest& d : p.layer_roots) b.insert(b.end(), d.begin(), d.end());
+  put(b, p.final_poly.size(), 4);
+  for (const Fp3Raw& c : p.final_poly)
+    for (uint64_t v : c) put(b, v, 8);
+  put(b, p.pow_nonce, 8);
+  put(b, p.openings.size(), 4);
+  for (const FriLayerOpening& o : p.openings) {
+    put(b, o.rows.size(), 4);
+    for (const auto& row : o.rows) {
+      put(b, row.size(), 4);
+      for (uint64_t v : row) put(b, v, 8);
+    }
+    put(b, o.merkle_proof.size(), 4);
+    for (const Digest& d : o.merkle_proof) b.insert(b.end(), d.begin(), d.end());
+  }
+  return b;
+}
+
+ParsedFriProof decode_fri_proof(std::span<const uint8_t> bytes) {
+  Reader r(bytes);
+  auto failed = [&]() { return ParsedFriProof{std::nullopt, r.err}; };
+  if (bytes.size() < 8 || std::memcmp(bytes.data(), kMagic, 8) != 0) {
+    r.fail(ParseError::Kind::kBadMagic, "not a zkrv FRI proof (bad magic)");
+    return failed();
+  }
+  r.uint(8);
+  const uint64_t version = r.uint(4);
+  if (r.ok() && version != kFriProofVersion)
+    r.fail(ParseError::Kind::kBadVersion, "unsupported FRI proof version " + std::to_string(version));
+  FriProof p;
+  p.layer_roots.resize(r.count(32, "layer root"));
+  for (Digest& d : p.layer_roots) d = r.digest();
+  p.final_poly.resize(r.count(24, "final polynomial coefficient"));
+  for (Fp3Raw& c : p.final_poly)
+    for (uint64_t& v : c) v = r.field();
+  p.pow_nonce = r.uint(8);
+  p.openings.resize(r.count(8, "layer opening"));
+  for (FriLayerOpening& o : p.openings) {
+    o.rows.resize(r.count(4, "opened row"));
+    for (auto& row : o.rows) {
+      row.resize(r.count(8, "row element"));
+      for (uint64_t& v : row) v = r.field();
+    }
+    o.merkle_proof.resize(r.count(32, "Merkle digest"));
+    for (Digest& d : o.merkle_proof) d = r.digest();
+  }
+  if (r.ok() && r.left() != 0) r.fail(ParseError::Kind::kTrailingBytes, "trailing bytes after the proof");
+  if (!r.ok()) return failed();
+  return {std::move(p), std::nullopt};
+}
+
+// spec: protocol:fri:security
+FriSecurity fri_security(const FriOptions& o, unsigned log_degree) {
+  const double field_bits = 3.0 * std::log2(static_cast<double>(GoldilocksTraits::kModulus));
+  const double log_domain = log_degree + o.log_blowup;
+  const double rho = std::ldexp(1.0, -static_cast<int>(o.log_blowup));
+  FriSecurity s{};
+  s.conjectured_bits = std::min(double(o.num_queries) * o.log_blowup + o.pow_bits, field_bits - log_domain);
+  // Johnson regime: each query catches a function delta-far from the code with probability
+  // delta = 1 - sqrt(rho) (1 + 1/2m); the commit phase errs with probability at most
+  // (m + 1/2)^7 / (3 rho^1.5) * |D|^2 / |F| per folding round, times (arity - 1).
+  const auto sched = fri_schedule(o, log_degree);
+  double fold_weight = 0;
+  if (sched)
+    for (const FriLayer& l : sched->layers) fold_weight += std::ldexp(1.0, static_cast<int>(l.log_arity)) - 1;
+  if (fold_weight == 0) fold_weight = 1;
+  s.provable_bits = 0;
+  for (unsigned m = 3; m <= 512; ++m) {
+    const double log_commit = 7 * std::log2(m + 0.5) - std::log2(3.0) - 1.5 * std::log2(rho) + 2 * log_domain -
+                              field_bits + std::log2(fold_weight);
+    const double log_query = o.num_queries * std::log2(std::sqrt(rho) * (1 + 0.5 / m)) - o.pow_bits;
+    // -log2(2^a + 2^b), computed stably
+    const double hi = std::max(log_commit, log_query), lo = std::min(log_commit, log_query);
+    const double bits = -(hi + std::log2(1 + std::exp2(lo - hi)));
+    if (bits > s.provable_bits) {
+      s.provable_bits = bits;
+      s.johnson_m = m;
+    }
+  }
+  return s;
+}
+
+}  // namespace zkrv::spec
