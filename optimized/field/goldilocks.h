@@ -84,6 +84,7 @@ struct Fp3 {
     const Fp t02 = (a.c[0] + a.c[2]) * (b.c[0] + b.c[2]) - a0b0 - a2b2;  // a0b2 + a2b0
     return {{a0b0 + two * t12, t01 + two * a2b2, t02 + a1b1}};
   }
+  ZKRV_HD friend constexpr Fp3 operator*(const Fp3& a, Fp s) { return {{a.c[0] * s, a.c[1] * s, a.c[2] * s}}; }
   // Inverse through the norm: a^-1 = adj(a) / N(a), with N(a) in the base field.
   ZKRV_HD constexpr Fp3 inverse() const {
     const Fp two = Fp::from_u64(spec::GoldilocksTraits::kExtensionW);

@@ -5,32 +5,13 @@
 #include <stdexcept>
 #include <thread>
 
+#include "optimized/common/parallel.h"
+
 namespace zkrv::opt {
-namespace {
-
-// Runs body(begin, end) over [0, n) split into contiguous chunks, one per thread. Each index is
-// written by exactly one thread, so the result does not depend on the thread count.
-template <typename F>
-void parallel_for(size_t n, unsigned threads, F&& body) {
-  if (threads <= 1 || n < 64) {
-    body(size_t{0}, n);
-    return;
-  }
-  std::vector<std::thread> pool;
-  const size_t chunk = (n + threads - 1) / threads;
-  for (unsigned t = 0; t < threads; ++t) {
-    const size_t b = t * chunk, e = std::min(n, b + chunk);
-    if (b < e) pool.emplace_back([&, b, e] { body(b, e); });
-  }
-  for (auto& th : pool) th.join();
-}
-
-}  // namespace
-
 MerkleTree::MerkleTree(std::span<const Fp> matrix, size_t rows, size_t width, unsigned threads) {
   if (rows == 0 || (rows & (rows - 1)) || matrix.size() != rows * width)
     throw std::invalid_argument("a Merkle tree needs a power-of-two number of rows and rows * width elements");
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = resolve_threads(threads);
   layers_.emplace_back(rows);
   parallel_for(rows, threads, [&](size_t b, size_t e) {
     std::vector<uint8_t> buf(1 + 8 * width);
@@ -64,6 +45,28 @@ std::vector<Digest> MerkleTree::open(size_t index) const {
   std::vector<Digest> path;
   for (size_t level = 0; level + 1 < layers_.size(); ++level, index /= 2) path.push_back(layers_[level][index ^ 1]);
   return path;
+}
+
+// spec: protocol:merkle:batch — per layer, the siblings of known nodes that are not known.
+std::vector<Digest> MerkleTree::open_batch(std::vector<size_t> indices) const {
+  std::sort(indices.begin(), indices.end());
+  indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+  if (!indices.empty() && indices.back() >= layers_[0].size()) throw std::out_of_range("leaf index out of range");
+  std::vector<Digest> proof;
+  for (size_t level = 0; level + 1 < layers_.size(); ++level) {
+    size_t out = 0;
+    for (size_t k = 0; k < indices.size(); ++k) {
+      const size_t i = indices[k];
+      if ((i & 1) == 0 && k + 1 < indices.size() && indices[k + 1] == (i | 1)) {
+        ++k;  // both children known
+      } else {
+        proof.push_back(layers_[level][i ^ 1]);
+      }
+      indices[out++] = i / 2;
+    }
+    indices.resize(out);
+  }
+  return proof;
 }
 
 }  // namespace zkrv::opt

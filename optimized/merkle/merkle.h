@@ -19,6 +19,8 @@ class MerkleTree {
   const Digest& root() const { return layers_.back()[0]; }
   unsigned height() const { return static_cast<unsigned>(layers_.size() - 1); }
   std::vector<Digest> open(size_t index) const;
+  // protocol:merkle:batch, the same digests as ref::MerkleTree::open_batch.
+  std::vector<Digest> open_batch(std::vector<size_t> indices) const;
 
  private:
   std::vector<std::vector<Digest>> layers_;

@@ -1,0 +1,126 @@
+#include "optimized/transcript/transcript.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+namespace zkrv::opt {
+namespace {
+
+void put_u64(std::vector<uint8_t>& b, uint64_t v) {
+  const size_t at = b.size();
+  b.resize(at + 8);
+  std::memcpy(b.data() + at, &v, 8);  // little-endian host
+}
+void put_bytes(std::vector<uint8_t>& b, std::span<const uint8_t> d) { b.insert(b.end(), d.begin(), d.end()); }
+void put_label(std::vector<uint8_t>& b, std::string_view label) {
+  put_u64(b, label.size());
+  b.insert(b.end(), label.begin(), label.end());
+}
+uint64_t first_u64(const Digest& d) {
+  uint64_t v;
+  std::memcpy(&v, d.data(), 8);
+  return v;
+}
+}  // namespace
+
+Transcript::Transcript(std::string_view domain) {
+  const std::string_view tag = "zkrv-transcript-v1";
+  buf_.assign(tag.begin(), tag.end());
+  put_label(buf_, domain);
+  state_ = keccak256(buf_);
+}
+
+void Transcript::absorb(std::string_view label, std::span<const uint8_t> data) {
+  buf_.assign(1, 0x00);
+  put_bytes(buf_, state_);
+  put_label(buf_, label);
+  put_u64(buf_, data.size());
+  put_bytes(buf_, data);
+  state_ = keccak256(buf_);
+}
+
+void Transcript::absorb_field(std::string_view label, Fp x) {
+  const uint64_t v = x.value();
+  absorb(label, std::span(reinterpret_cast<const uint8_t*>(&v), 8));
+}
+
+void Transcript::absorb_ext(std::string_view label, const Fp3& x) {
+  const uint64_t v[3] = {x.c[0].value(), x.c[1].value(), x.c[2].value()};
+  absorb(label, std::span(reinterpret_cast<const uint8_t*>(v), 24));
+}
+
+Digest Transcript::squeeze_digest(std::string_view label) {
+  buf_.assign(1, 0x01);
+  put_bytes(buf_, state_);
+  put_label(buf_, label);
+  const Digest out = keccak256(buf_);
+  buf_.assign(1, 0x02);
+  put_bytes(buf_, state_);
+  state_ = keccak256(buf_);
+  return out;
+}
+
+Fp Transcript::squeeze_field(std::string_view label) {
+  for (;;)
+    if (const uint64_t v = first_u64(squeeze_digest(label)); v < Fp::P) return Fp::from_u64(v);
+}
+
+Fp3 Transcript::squeeze_ext(std::string_view label) {
+  Fp3 x;
+  for (auto& c : x.c) c = squeeze_field(label);
+  return x;
+}
+
+uint64_t Transcript::squeeze_index(std::string_view label, uint64_t bound) {
+  if (bound == 0) throw std::invalid_argument("index bound must be at least 1");
+  const uint64_t limit = UINT64_MAX - (UINT64_MAX % bound + 1) % bound;
+  for (;;)
+    if (const uint64_t v = first_u64(squeeze_digest(label)); v <= limit) return v % bound;
+}
+
+bool Transcript::check_pow(unsigned bits, uint64_t nonce) const {
+  uint8_t b[41];
+  b[0] = 0x03;
+  std::memcpy(b + 1, state_.data(), 32);
+  std::memcpy(b + 33, &nonce, 8);
+  const Digest d = keccak256(std::span<const uint8_t>(b, 41));
+  unsigned zeros = 0;
+  for (uint8_t byte : d) {
+    if (byte == 0) { zeros += 8; continue; }
+    zeros += static_cast<unsigned>(__builtin_clz(byte)) - 24;
+    break;
+  }
+  return zeros >= bits;
+}
+
+// Threads search interleaved blocks of nonces; each block's smallest hit is kept, so the overall
+// answer is the smallest valid nonce, independent of the thread count.
+uint64_t Transcript::grind(unsigned bits, unsigned threads) const {
+  if (bits == 0) return 0;
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  constexpr uint64_t kBlock = 4096;
+  std::atomic<uint64_t> best{UINT64_MAX};
+  std::atomic<uint64_t> next_block{0};
+  auto work = [&] {
+    for (;;) {
+      const uint64_t start = next_block.fetch_add(1) * kBlock;
+      if (start >= best.load()) return;  // every later block only holds larger nonces
+      for (uint64_t n = start; n < start + kBlock; ++n)
+        if (check_pow(bits, n)) {
+          uint64_t cur = best.load();
+          while (n < cur && !best.compare_exchange_weak(cur, n)) {}
+          break;
+        }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& th : pool) th.join();
+  return best.load();
+}
+
+}  // namespace zkrv::opt
