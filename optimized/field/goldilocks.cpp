@@ -18,4 +18,21 @@ void batch_inverse(std::span<Fp> values) {
   }
 }
 
+void batch_inverse(std::span<Fp3> values) {
+  const Fp3 zero{}, one{{Fp::from_u64(1), Fp(), Fp()}};
+  std::vector<Fp3> prefix(values.size());
+  Fp3 acc = one;
+  for (size_t i = 0; i < values.size(); ++i) {
+    prefix[i] = acc;
+    if (!(values[i] == zero)) acc = acc * values[i];
+  }
+  Fp3 inv = acc.inverse();
+  for (size_t i = values.size(); i-- > 0;) {
+    if (values[i] == zero) continue;
+    const Fp3 v = values[i];
+    values[i] = inv * prefix[i];
+    inv = inv * v;
+  }
+}
+
 }  // namespace zkrv::opt

@@ -101,5 +101,6 @@ struct Fp3 {
 
 // Montgomery's trick: every nonzero element inverted with one field inversion; zeros stay 0.
 void batch_inverse(std::span<Fp> values);
+void batch_inverse(std::span<Fp3> values);
 
 }  // namespace zkrv::opt

@@ -1,6 +1,8 @@
 #pragma once
-// Fast NTT over Goldilocks: iterative in-place radix-2 (bit-reversal permutation, then
-// butterflies with a precomputed twiddle table), same conventions and results as ref::ntt.
+// Fast NTT over Goldilocks, same conventions and results as ref::ntt (spec: protocol:ntt:*):
+// radix-2 DIT after a bit-reversal permutation, cache-blocked, AVX-512 butterflies when the CPU
+// has them (optimized/simd), threads over blocks and butterflies. Results never depend on the
+// SIMD level or thread count. threads = 0: all cores.
 
 #include <cstdint>
 #include <span>
@@ -11,9 +13,22 @@
 namespace zkrv::opt {
 
 Fp root_of_unity(unsigned log_n);
-void ntt(std::span<Fp> values);   // coefficients -> evaluations, in place, natural order
-void intt(std::span<Fp> values);  // evaluations -> coefficients
+void ntt(std::span<Fp> values, unsigned threads = 1);   // coefficients -> evaluations, in place
+void intt(std::span<Fp> values, unsigned threads = 1);  // evaluations -> coefficients
 // Evaluations on H (size n) -> evaluations on shift * H' (size n * blowup), natural order.
-std::vector<Fp> coset_lde(std::span<const Fp> evals, unsigned blowup, Fp shift);
+std::vector<Fp> coset_lde(std::span<const Fp> evals, unsigned blowup, Fp shift, unsigned threads = 1);
+void coset_lde_into(std::span<const Fp> evals, unsigned blowup, Fp shift, std::span<Fp> out, unsigned threads = 1);
+
+}  // namespace zkrv::opt
+
+namespace zkrv::opt {
+
+// protocol:ntt:batch_lde: every column of the row-major n x width `matrix` extended by blowup,
+// written row-major ((n * blowup) x width) into out. Columns are spread over the threads.
+void batch_coset_lde(std::span<const Fp> matrix, size_t width, unsigned blowup, Fp shift, std::span<Fp> out,
+                     unsigned threads = 0);
+// protocol:ntt:ood_eval for every column of a row-major n x width matrix at one point z: the
+// barycentric weights w^i / (z - w^i) are computed once (one batch inversion) and shared.
+std::vector<Fp3> evaluate_barycentric(std::span<const Fp> matrix, size_t width, const Fp3& z, unsigned threads = 0);
 
 }  // namespace zkrv::opt

@@ -53,3 +53,35 @@ std::vector<Fp> coset_lde(const std::vector<Fp>& evals, unsigned blowup, Fp shif
 }
 
 }  // namespace zkrv::ref
+
+namespace zkrv::ref {
+
+std::vector<Fp> batch_coset_lde(const std::vector<Fp>& matrix, size_t width, unsigned blowup, Fp shift) {
+  if (width == 0 || matrix.size() % width) throw std::invalid_argument("matrix size is not a multiple of the width");
+  const size_t n = matrix.size() / width;
+  std::vector<Fp> out(n * blowup * width);
+  for (size_t c = 0; c < width; ++c) {
+    std::vector<Fp> col(n);
+    for (size_t r = 0; r < n; ++r) col[r] = matrix[r * width + c];
+    const auto ext = coset_lde(col, blowup, shift);
+    for (size_t r = 0; r < ext.size(); ++r) out[r * width + c] = ext[r];
+  }
+  return out;
+}
+
+// P(z) = (z^n - 1) / n * sum_i e_i w^i / (z - w^i).
+Fp3 evaluate_barycentric(const std::vector<Fp>& evals, const Fp3& z) {
+  const size_t n = evals.size();
+  const Fp w = root_of_unity(spec::ntt_log2(n));
+  auto embed = [](Fp x) { return Fp3{{x, Fp(), Fp()}}; };
+  Fp x = Fp::from_u64(1);
+  for (size_t i = 0; i < n; ++i, x = x * w)
+    if (z == embed(x)) return embed(evals[i]);
+  Fp3 sum;
+  x = Fp::from_u64(1);
+  for (size_t i = 0; i < n; ++i, x = x * w) sum = sum + embed(evals[i] * x) * (z - embed(x)).inverse();
+  const Fp3 zn = z.pow(n);
+  return (zn - embed(Fp::from_u64(1))) * embed(Fp::from_u64(n).inverse()) * sum;
+}
+
+}  // namespace zkrv::ref

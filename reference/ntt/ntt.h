@@ -18,3 +18,14 @@ std::vector<Fp> intt(const std::vector<Fp>& evals);
 std::vector<Fp> coset_lde(const std::vector<Fp>& evals, unsigned blowup, Fp shift);
 
 }  // namespace zkrv::ref
+
+namespace zkrv::ref {
+
+// spec: protocol:ntt:batch_lde — columns of a row-major n x width matrix, each extended as by
+// coset_lde; the result is row-major (n * blowup) x width.
+std::vector<Fp> batch_coset_lde(const std::vector<Fp>& matrix, size_t width, unsigned blowup, Fp shift);
+// spec: protocol:ntt:ood_eval — the interpolant of evals (on <ω_n>) at z, by the barycentric
+// formula; at a point of <ω_n> it is the matching evaluation.
+Fp3 evaluate_barycentric(const std::vector<Fp>& evals, const Fp3& z);
+
+}  // namespace zkrv::ref

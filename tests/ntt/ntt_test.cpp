@@ -5,6 +5,7 @@
 #include <random>
 
 #include "optimized/ntt/ntt.h"
+#include "optimized/simd/simd.h"
 #include "reference/ntt/ntt.h"
 
 namespace zkrv {
@@ -84,6 +85,87 @@ TEST(Ntt, CosetLdeEvaluatesTheInterpolant) {
       ASSERT_EQ(fast[i].value(), acc.value()) << "blowup " << blowup << " i " << i;
     }
   }
+}
+
+// Every SIMD level and thread count gives the same bytes as the reference, across the sizes
+// where the schedule changes (below, at and above the cache block of 2^14).
+TEST(Ntt, SimdLevelsAndThreadsAgree) {
+  const auto saved = opt::simd_level();
+  std::printf("cpu SIMD level: %s\n", opt::simd_level_name(opt::cpu_simd_level()));
+  for (unsigned k : {3u, 4u, 9u, 14u, 15u, 17u}) {
+    const size_t n = size_t{1} << k;
+    const auto raw = random_values(n, 300 + k);
+    const auto want = ref::ntt(as_field<ref::Fp>(raw));
+    for (auto level : {opt::SimdLevel::kScalar, opt::SimdLevel::kAvx512})
+      for (unsigned threads : {1u, 2u, 3u}) {
+        opt::set_simd_level(level);
+        auto v = as_field<opt::Fp>(raw);
+        opt::ntt(v, threads);
+        for (size_t i = 0; i < n; ++i)
+          ASSERT_EQ(v[i].value(), want[i].value()) << "k " << k << " " << opt::simd_level_name(level) << " t " << threads;
+        opt::intt(v, threads);
+        for (size_t i = 0; i < n; ++i) ASSERT_EQ(v[i].value(), opt::Fp::from_u64(raw[i]).value());
+        const auto lde = opt::coset_lde(v, 4, opt::Fp::from_u64(7), threads);
+        const auto lde_ref = ref::coset_lde(as_field<ref::Fp>(raw), 4, ref::Fp::from_u64(7));
+        for (size_t i = 0; i < lde.size(); i += 1 + i % 5) ASSERT_EQ(lde[i].value(), lde_ref[i].value()) << i;
+      }
+  }
+  opt::set_simd_level(saved);
+}
+
+TEST(Ntt, BatchLdeMatchesReferencePerColumn) {
+  const auto saved = opt::simd_level();
+  for (size_t width : {1u, 5u, 8u, 13u})
+    for (unsigned blowup : {2u, 4u, 8u}) {
+      const size_t n = 64;
+      const auto raw = random_values(n * width, width * 10 + blowup);
+      const auto want = ref::batch_coset_lde(as_field<ref::Fp>(raw), width, blowup, ref::Fp::from_u64(7));
+      for (auto level : {opt::SimdLevel::kScalar, opt::SimdLevel::kAvx512})
+        for (unsigned threads : {1u, 2u, 3u}) {
+          opt::set_simd_level(level);
+          std::vector<opt::Fp> out(n * blowup * width);
+          opt::batch_coset_lde(as_field<opt::Fp>(raw), width, blowup, opt::Fp::from_u64(7), out, threads);
+          for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i].value(), want[i].value()) << width << " " << i;
+        }
+      // column c of the batch is the single-column LDE of column c
+      for (size_t c = 0; c < width; c += 3) {
+        std::vector<ref::Fp> col;
+        for (size_t r = 0; r < n; ++r) col.push_back(ref::Fp::from_u64(raw[r * width + c]));
+        const auto one = ref::coset_lde(col, blowup, ref::Fp::from_u64(7));
+        for (size_t r = 0; r < one.size(); ++r) ASSERT_EQ(want[r * width + c], one[r]);
+      }
+    }
+  opt::set_simd_level(saved);
+}
+
+TEST(Ntt, BarycentricEvaluationOutOfDomain) {
+  const unsigned k = 7;
+  const size_t n = size_t{1} << k, width = 3;
+  const auto raw = random_values(n * width, 77);
+  std::mt19937_64 g(78);
+  const ref::Fp3 z{{ref::Fp::from_u64(g()), ref::Fp::from_u64(g()), ref::Fp::from_u64(g())}};
+  const opt::Fp3 oz{{opt::Fp::from_u64(z.c[0].value()), opt::Fp::from_u64(z.c[1].value()), opt::Fp::from_u64(z.c[2].value())}};
+  for (unsigned threads : {1u, 2u}) {
+    const auto fast = opt::evaluate_barycentric(as_field<opt::Fp>(raw), width, oz, threads);
+    for (size_t c = 0; c < width; ++c) {
+      std::vector<ref::Fp> col;
+      for (size_t r = 0; r < n; ++r) col.push_back(ref::Fp::from_u64(raw[r * width + c]));
+      // direct: Horner over the interpolant's coefficients, in the extension
+      const auto coeffs = ref::intt(col);
+      ref::Fp3 direct;
+      for (size_t j = coeffs.size(); j-- > 0;) direct = direct * z + ref::Fp3{{coeffs[j], ref::Fp(), ref::Fp()}};
+      const auto bary = ref::evaluate_barycentric(col, z);
+      EXPECT_EQ(bary, direct);
+      for (size_t i = 0; i < 3; ++i) EXPECT_EQ(fast[c].c[i].value(), direct.c[i].value());
+    }
+  }
+  // on the subgroup: the evaluation itself
+  std::vector<ref::Fp> col;
+  for (size_t r = 0; r < n; ++r) col.push_back(ref::Fp::from_u64(raw[r * width]));
+  const ref::Fp x = ref::root_of_unity(k).pow(5);
+  EXPECT_EQ(ref::evaluate_barycentric(col, {{x, ref::Fp(), ref::Fp()}}).c[0], col[5]);
+  const auto at = opt::evaluate_barycentric(as_field<opt::Fp>(raw), width, {{opt::Fp::from_u64(x.value()), opt::Fp(), opt::Fp()}}, 2);
+  EXPECT_EQ(at[0].c[0].value(), col[5].value());
 }
 
 TEST(Ntt, RejectsSizesThatAreNotPowersOfTwo) {

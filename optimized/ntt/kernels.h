@@ -1,0 +1,23 @@
+#pragma once
+// NTT butterfly kernels on raw canonical words, one scalar and one AVX-512 version of each with
+// identical results. ntt.cpp schedules them; simd.h picks the version.
+#include <cstddef>
+#include <cstdint>
+
+namespace zkrv::opt::ntt_kernels {
+
+// For j < count: t = tw[j] * b[j]; a[j], b[j] = a[j] + t, a[j] - t (one radix-2 DIT stage piece).
+void butterflies_scalar(uint64_t* a, uint64_t* b, const uint64_t* tw, size_t count);
+void butterflies_avx512(uint64_t* a, uint64_t* b, const uint64_t* tw, size_t count);
+// The first three DIT stages (half = 1, 2, 4) on every group of 8 in v[0, len), len % 8 == 0;
+// w4, w8 are the primitive 4th and 8th roots the transform uses.
+void first3_scalar(uint64_t* v, size_t len, uint64_t w4, uint64_t w8);
+void first3_avx512(uint64_t* v, size_t len, uint64_t w4, uint64_t w8);
+// v[i] *= c for i < len.
+void scale_scalar(uint64_t* v, size_t len, uint64_t c);
+void scale_avx512(uint64_t* v, size_t len, uint64_t c);
+// v[i] *= c^i * d: the coset shift of an LDE (c = shift, d = 1/n folds in the inverse scaling).
+void powers_scale_scalar(uint64_t* v, size_t len, uint64_t c, uint64_t d);
+void powers_scale_avx512(uint64_t* v, size_t len, uint64_t c, uint64_t d);
+
+}  // namespace zkrv::opt::ntt_kernels

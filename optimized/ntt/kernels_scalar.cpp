@@ -1,0 +1,34 @@
+// Portable NTT kernels: the reference behaviour for kernels_avx512.cpp.
+#include "optimized/field/goldilocks.h"
+#include "optimized/ntt/kernels.h"
+
+namespace zkrv::opt::ntt_kernels {
+namespace {
+Fp f(uint64_t v) { return Fp::from_u64(v); }
+}  // namespace
+
+void butterflies_scalar(uint64_t* a, uint64_t* b, const uint64_t* tw, size_t count) {
+  for (size_t j = 0; j < count; ++j) {
+    const Fp t = f(tw[j]) * f(b[j]), u = f(a[j]);
+    a[j] = (u + t).value();
+    b[j] = (u - t).value();
+  }
+}
+
+void first3_scalar(uint64_t* v, size_t len, uint64_t w4, uint64_t w8) {
+  const uint64_t tw[8] = {0, 1, 1, w4, 1, w8, (f(w8) * f(w8)).value(), (f(w8) * f(w8) * f(w8)).value()};
+  for (size_t i = 0; i < len; i += 8)
+    for (size_t half = 1; half < 8; half <<= 1)
+      for (size_t s = 0; s < 8; s += 2 * half) butterflies_scalar(v + i + s, v + i + s + half, tw + half, half);
+}
+
+void scale_scalar(uint64_t* v, size_t len, uint64_t c) {
+  for (size_t i = 0; i < len; ++i) v[i] = (f(v[i]) * f(c)).value();
+}
+
+void powers_scale_scalar(uint64_t* v, size_t len, uint64_t c, uint64_t d) {
+  Fp s = f(d);
+  for (size_t i = 0; i < len; ++i, s = s * f(c)) v[i] = (f(v[i]) * s).value();
+}
+
+}  // namespace zkrv::opt::ntt_kernels
