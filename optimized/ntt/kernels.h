@@ -13,6 +13,15 @@ void butterflies_avx512(uint64_t* a, uint64_t* b, const uint64_t* tw, size_t cou
 // w4, w8 are the primitive 4th and 8th roots the transform uses.
 void first3_scalar(uint64_t* v, size_t len, uint64_t w4, uint64_t w8);
 void first3_avx512(uint64_t* v, size_t len, uint64_t w4, uint64_t w8);
+// Decimation in frequency (Gentleman-Sande): for j < count: a[j], b[j] = a[j] + b[j], (a[j] - b[j]) tw[j].
+void butterflies_dif_scalar(uint64_t* a, uint64_t* b, const uint64_t* tw, size_t count);
+void butterflies_dif_avx512(uint64_t* a, uint64_t* b, const uint64_t* tw, size_t count);
+// The last three DIF stages (half = 4, 2, 1) on every group of 8 in v[0, len).
+void last3_dif_scalar(uint64_t* v, size_t len, uint64_t w4, uint64_t w8);
+void last3_dif_avx512(uint64_t* v, size_t len, uint64_t w4, uint64_t w8);
+// v[i] *= m[i] for i < len.
+void mul_scalar(uint64_t* v, const uint64_t* m, size_t len);
+void mul_avx512(uint64_t* v, const uint64_t* m, size_t len);
 // v[i] *= c for i < len.
 void scale_scalar(uint64_t* v, size_t len, uint64_t c);
 void scale_avx512(uint64_t* v, size_t len, uint64_t c);

@@ -8,7 +8,7 @@ namespace zkrv::opt::ntt_kernels {
 using namespace zkrv::opt::avx512;  // NOLINT: kernel-local vocabulary
 
 namespace {
-uint64_t mul_scalar(uint64_t a, uint64_t b) {  // for set-up constants only
+uint64_t mul_const(uint64_t a, uint64_t b) {  // for set-up constants only
   const unsigned __int128 x = static_cast<unsigned __int128>(a) * b;
   return static_cast<uint64_t>(x % 0xFFFFFFFF00000001ull);
 }
@@ -25,7 +25,7 @@ void butterflies_avx512(uint64_t* a, uint64_t* b, const uint64_t* tw, size_t cou
 }
 
 void first3_avx512(uint64_t* v, size_t len, uint64_t w4, uint64_t w8) {
-  const uint64_t w8_2 = mul_scalar(w8, w8), w8_3 = mul_scalar(w8_2, w8);
+  const uint64_t w8_2 = mul_const(w8, w8), w8_3 = mul_const(w8_2, w8);
   // Per stage: X = the "a" inputs and Y = the "b" inputs gathered to every lane, Y times the
   // lane's twiddle, then lanes in the upper half of each pair take X - Y.
   const __m512i x1 = _mm512_setr_epi64(0, 0, 2, 2, 4, 4, 6, 6), y1 = _mm512_setr_epi64(1, 1, 3, 3, 5, 5, 7, 7);
@@ -54,6 +54,50 @@ void first3_avx512(uint64_t* v, size_t len, uint64_t w4, uint64_t w8) {
   }
 }
 
+void butterflies_dif_avx512(uint64_t* a, uint64_t* b, const uint64_t* tw, size_t count) {
+  size_t j = 0;
+  for (; j + 8 <= count; j += 8) {
+    const __m512i u = load(a + j), v = load(b + j);
+    store(a + j, add(u, v));
+    store(b + j, mul(sub(u, v), load(tw + j)));
+  }
+  if (j < count) butterflies_dif_scalar(a + j, b + j, tw + j, count - j);
+}
+
+void last3_dif_avx512(uint64_t* v, size_t len, uint64_t w4, uint64_t w8) {
+  const uint64_t w8_2 = mul_const(w8, w8), w8_3 = mul_const(w8_2, w8);
+  // Per stage: lanes of the lower half of each pair take X + Y, the upper half (X - Y) t, where X
+  // and Y are the pair's "a" and "b" gathered to every lane.
+  const __m512i x3 = _mm512_setr_epi64(0, 1, 2, 3, 0, 1, 2, 3), y3 = _mm512_setr_epi64(4, 5, 6, 7, 4, 5, 6, 7);
+  const __m512i x2 = _mm512_setr_epi64(0, 1, 0, 1, 4, 5, 4, 5), y2 = _mm512_setr_epi64(2, 3, 2, 3, 6, 7, 6, 7);
+  const __m512i x1 = _mm512_setr_epi64(0, 0, 2, 2, 4, 4, 6, 6), y1 = _mm512_setr_epi64(1, 1, 3, 3, 5, 5, 7, 7);
+  const __m512i t3 = _mm512_setr_epi64(1, 1, 1, 1, 1, static_cast<long long>(w8), static_cast<long long>(w8_2),
+                                       static_cast<long long>(w8_3));
+  const __m512i t2 = _mm512_setr_epi64(1, 1, 1, static_cast<long long>(w4), 1, 1, 1, static_cast<long long>(w4));
+  for (size_t i = 0; i < len; i += 8) {
+    __m512i e = load(v + i);
+    {
+      const __m512i x = _mm512_permutexvar_epi64(x3, e), y = _mm512_permutexvar_epi64(y3, e);
+      e = _mm512_mask_blend_epi64(0xF0, add(x, y), mul(sub(x, y), t3));
+    }
+    {
+      const __m512i x = _mm512_permutexvar_epi64(x2, e), y = _mm512_permutexvar_epi64(y2, e);
+      e = _mm512_mask_blend_epi64(0xCC, add(x, y), mul(sub(x, y), t2));
+    }
+    {
+      const __m512i x = _mm512_permutexvar_epi64(x1, e), y = _mm512_permutexvar_epi64(y1, e);
+      e = _mm512_mask_blend_epi64(0xAA, add(x, y), sub(x, y));
+    }
+    store(v + i, e);
+  }
+}
+
+void mul_avx512(uint64_t* v, const uint64_t* m, size_t len) {
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) store(v + i, mul(load(v + i), load(m + i)));
+  if (i < len) mul_scalar(v + i, m + i, len - i);
+}
+
 void scale_avx512(uint64_t* v, size_t len, uint64_t c) {
   const __m512i cv = _mm512_set1_epi64(static_cast<long long>(c));
   size_t i = 0;
@@ -65,9 +109,9 @@ void powers_scale_avx512(uint64_t* v, size_t len, uint64_t c, uint64_t d) {
   // lanes hold d c^i .. d c^(i+7); each step multiplies by c^8
   alignas(64) uint64_t start[8];
   start[0] = d;
-  for (int k = 1; k < 8; ++k) start[k] = mul_scalar(start[k - 1], c);
+  for (int k = 1; k < 8; ++k) start[k] = mul_const(start[k - 1], c);
   uint64_t c8 = 1;
-  for (int k = 0; k < 8; ++k) c8 = mul_scalar(c8, c);
+  for (int k = 0; k < 8; ++k) c8 = mul_const(c8, c);
   __m512i pw = load(start);
   const __m512i step = _mm512_set1_epi64(static_cast<long long>(c8));
   size_t i = 0;
@@ -78,7 +122,7 @@ void powers_scale_avx512(uint64_t* v, size_t len, uint64_t c, uint64_t d) {
   if (i < len) {
     alignas(64) uint64_t rest[8];
     store(rest, pw);
-    for (size_t k = 0; i + k < len; ++k) v[i + k] = mul_scalar(v[i + k], rest[k]);
+    for (size_t k = 0; i + k < len; ++k) v[i + k] = mul_const(v[i + k], rest[k]);
   }
 }
 

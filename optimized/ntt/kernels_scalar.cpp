@@ -22,6 +22,25 @@ void first3_scalar(uint64_t* v, size_t len, uint64_t w4, uint64_t w8) {
       for (size_t s = 0; s < 8; s += 2 * half) butterflies_scalar(v + i + s, v + i + s + half, tw + half, half);
 }
 
+void butterflies_dif_scalar(uint64_t* a, uint64_t* b, const uint64_t* tw, size_t count) {
+  for (size_t j = 0; j < count; ++j) {
+    const Fp u = f(a[j]), v = f(b[j]);
+    a[j] = (u + v).value();
+    b[j] = ((u - v) * f(tw[j])).value();
+  }
+}
+
+void last3_dif_scalar(uint64_t* v, size_t len, uint64_t w4, uint64_t w8) {
+  const uint64_t tw[8] = {0, 1, 1, w4, 1, w8, (f(w8) * f(w8)).value(), (f(w8) * f(w8) * f(w8)).value()};
+  for (size_t i = 0; i < len; i += 8)
+    for (size_t half = 4; half >= 1; half >>= 1)
+      for (size_t s = 0; s < 8; s += 2 * half) butterflies_dif_scalar(v + i + s, v + i + s + half, tw + half, half);
+}
+
+void mul_scalar(uint64_t* v, const uint64_t* m, size_t len) {
+  for (size_t i = 0; i < len; ++i) v[i] = (f(v[i]) * f(m[i])).value();
+}
+
 void scale_scalar(uint64_t* v, size_t len, uint64_t c) {
   for (size_t i = 0; i < len; ++i) v[i] = (f(v[i]) * f(c)).value();
 }

@@ -53,39 +53,85 @@ TwiddleCache& twiddles() {
   return cache;
 }
 
-void bit_reverse(std::span<Fp> v) {
-  const size_t n = v.size();
-  for (size_t i = 0, j = 0; i < n; ++i) {
-    if (i < j) std::swap(v[i], v[j]);
-    size_t bit = n >> 1;  // increment j in bit-reversed order
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j |= bit;
+unsigned reverse_bits(size_t x, unsigned bits) {
+  size_t r = 0;
+  for (unsigned b = 0; b < bits; ++b, x >>= 1) r = (r << 1) | (x & 1);
+  return static_cast<unsigned>(r);
+}
+
+// In-place bit reversal by tiles: index = [a | m | c] with t-bit a and c; tile m (2^t rows of 2^t
+// contiguous elements) swaps with tile rev(m), element (a, c) taking (rev c, rev a). Tiles are
+// independent, so threads split the middle index.
+void bit_reverse(uint64_t* v, unsigned log_n, unsigned threads) {
+  const size_t n = size_t{1} << log_n;
+  if (log_n < 8) {
+    for (size_t i = 0; i < n; ++i)
+      if (const size_t j = reverse_bits(i, log_n); i < j) std::swap(v[i], v[j]);
+    return;
   }
+  constexpr unsigned t = 4;
+  constexpr size_t tn = size_t{1} << t;
+  const unsigned mid_bits = log_n - 2 * t;
+  const size_t row_stride = size_t{1} << (log_n - t);
+  uint8_t rev_t[tn];
+  for (size_t i = 0; i < tn; ++i) rev_t[i] = static_cast<uint8_t>(reverse_bits(i, t));
+  parallel_for(size_t{1} << mid_bits, threads, [&](size_t mb, size_t me) {
+    uint64_t t1[tn][tn], t2[tn][tn];
+    for (size_t m = mb; m < me; ++m) {
+      const size_t mr = reverse_bits(m, mid_bits);
+      if (mr < m) continue;
+      uint64_t* p1 = v + (m << t);
+      uint64_t* p2 = v + (mr << t);
+      for (size_t a = 0; a < tn; ++a)
+        for (size_t c = 0; c < tn; ++c) {
+          t1[a][c] = p1[a * row_stride + c];
+          t2[a][c] = p2[a * row_stride + c];
+        }
+      for (size_t a = 0; a < tn; ++a)
+        for (size_t c = 0; c < tn; ++c) {
+          p1[a * row_stride + c] = t2[rev_t[c]][rev_t[a]];
+          p2[a * row_stride + c] = t1[rev_t[c]][rev_t[a]];
+        }
+    }
+  }, 16);
 }
 
 struct Kernels {
-  void (*butterflies)(uint64_t*, uint64_t*, const uint64_t*, size_t);
+  void (*dit)(uint64_t*, uint64_t*, const uint64_t*, size_t);
+  void (*dif)(uint64_t*, uint64_t*, const uint64_t*, size_t);
   void (*first3)(uint64_t*, size_t, uint64_t, uint64_t);
+  void (*last3)(uint64_t*, size_t, uint64_t, uint64_t);
   void (*scale)(uint64_t*, size_t, uint64_t);
   void (*powers_scale)(uint64_t*, size_t, uint64_t, uint64_t);
+  void (*mul)(uint64_t*, const uint64_t*, size_t);
 };
 Kernels kernels() {
   if (simd_level() == SimdLevel::kAvx512)
-    return {k::butterflies_avx512, k::first3_avx512, k::scale_avx512, k::powers_scale_avx512};
-  return {k::butterflies_scalar, k::first3_scalar, k::scale_scalar, k::powers_scale_scalar};
+    return {k::butterflies_avx512, k::butterflies_dif_avx512, k::first3_avx512, k::last3_dif_avx512,
+            k::scale_avx512,       k::powers_scale_avx512,     k::mul_avx512};
+  return {k::butterflies_scalar, k::butterflies_dif_scalar, k::first3_scalar, k::last3_dif_scalar,
+          k::scale_scalar,       k::powers_scale_scalar,     k::mul_scalar};
 }
 
-// Radix-2 DIT after a bit-reversal permutation: natural order in, natural order out. Stages up
-// to the block size run block by block (cache-resident), the rest across the array.
-void transform(std::span<Fp> v, bool inverse, unsigned threads) {
-  const size_t n = v.size();
-  const unsigned log_n = spec::ntt_log2(n);
+// Stages with half >= block run across the array, split into chunks of 1024 butterflies.
+template <typename Butterflies>
+void cross_stage(uint64_t* x, size_t n, size_t half, const uint64_t* tw, unsigned threads, Butterflies bf) {
+  parallel_for(n / 2 / 1024, threads, [&](size_t b, size_t e) {
+    for (size_t kk = b * 1024; kk < e * 1024;) {
+      const size_t group = kk / half, j = kk % half, len = std::min(half - j, e * 1024 - kk);
+      uint64_t* a = x + group * 2 * half + j;
+      bf(a, a + half, tw + half + j, len);
+      kk += len;
+    }
+  }, 1);
+}
+
+// Radix-2 DIT, bit-reversed input -> natural output. Stages up to the block size run block by
+// block (cache-resident), the rest across the array.
+void dit(uint64_t* x, unsigned log_n, const uint64_t* tw, unsigned threads) {
+  const size_t n = size_t{1} << log_n;
   if (n <= 1) return;
-  const auto tree = twiddles().get(log_n, inverse);
-  const uint64_t* tw = reinterpret_cast<const uint64_t*>(tree->data());
   const Kernels kern = kernels();
-  bit_reverse(v);
-  uint64_t* x = raw(v);
   const size_t block = size_t{1} << std::min(log_n, kLogBlock);
   parallel_for(n / block, threads, [&](size_t b, size_t e) {
     for (size_t blk = b; blk < e; ++blk) {
@@ -96,21 +142,72 @@ void transform(std::span<Fp> v, bool inverse, unsigned threads) {
         half = 8;
       }
       for (; half < block; half <<= 1)
-        for (size_t s = 0; s < block; s += 2 * half) kern.butterflies(base + s, base + s + half, tw + half, half);
+        for (size_t s = 0; s < block; s += 2 * half) kern.dit(base + s, base + s + half, tw + half, half);
     }
   }, 1);
-  for (size_t half = block; half < n; half <<= 1) {
-    // butterfly k: group k / half, offset k % half; chunks are multiples of 1024 butterflies
-    const size_t chunks = n / 2 / 1024;
-    parallel_for(chunks, threads, [&](size_t b, size_t e) {
-      for (size_t kk = b * 1024; kk < e * 1024;) {
-        const size_t group = kk / half, j = kk % half, len = std::min(half - j, e * 1024 - kk);
-        uint64_t* a = x + group * 2 * half + j;
-        kern.butterflies(a, a + half, tw + half + j, len);
-        kk += len;
-      }
-    }, 1);
+  for (size_t half = block; half < n; half <<= 1) cross_stage(x, n, half, tw, threads, kern.dit);
+}
+
+// Radix-2 DIF, natural input -> bit-reversed output: the mirror image of dit().
+void dif(uint64_t* x, unsigned log_n, const uint64_t* tw, unsigned threads) {
+  const size_t n = size_t{1} << log_n;
+  if (n <= 1) return;
+  const Kernels kern = kernels();
+  const size_t block = size_t{1} << std::min(log_n, kLogBlock);
+  for (size_t half = n / 2; half >= block; half >>= 1) cross_stage(x, n, half, tw, threads, kern.dif);
+  parallel_for(n / block, threads, [&](size_t b, size_t e) {
+    for (size_t blk = b; blk < e; ++blk) {
+      uint64_t* base = x + blk * block;
+      const size_t stop = block >= 8 ? 8 : 1;
+      for (size_t half = block / 2; half >= stop; half >>= 1)
+        for (size_t s = 0; s < block; s += 2 * half) kern.dif(base + s, base + s + half, tw + half, half);
+      if (block >= 8) kern.last3(base, block, tw[3], tw[5]);
+    }
+  }, 1);
+}
+
+const uint64_t* twiddle_words(const std::shared_ptr<const std::vector<Fp>>& tree) {
+  return reinterpret_cast<const uint64_t*>(tree->data());
+}
+
+void transform(std::span<Fp> v, bool inverse, unsigned threads) {
+  const unsigned log_n = spec::ntt_log2(v.size());
+  if (v.size() <= 1) return;
+  const auto tree = twiddles().get(log_n, inverse);
+  bit_reverse(raw(v), log_n, threads);
+  dit(raw(v), log_n, twiddle_words(tree), threads);
+}
+
+// T[p] = shift^rev(p) / n for p < n (rev over log_n bits): the coset scaling of bit-reversed
+// coefficients, built by doubling (T[2^l + p] = T[p] shift^(2^(log_n - 1 - l))).
+std::vector<Fp> bitrev_coset_factors(unsigned log_n, Fp shift) {
+  const size_t n = size_t{1} << log_n;
+  std::vector<Fp> t(n);
+  t[0] = Fp::from_u64(n).inverse();
+  for (unsigned l = 0; l < log_n; ++l) {
+    const Fp c = shift.pow(uint64_t{1} << (log_n - 1 - l));
+    const size_t h = size_t{1} << l;
+    std::copy(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(h), t.begin() + static_cast<std::ptrdiff_t>(h));
+    kernels().scale(reinterpret_cast<uint64_t*>(t.data()) + h, h, c.value());
   }
+  return t;
+}
+
+// LDE without any bit-reversal pass: DIF inverse (natural evaluations -> bit-reversed
+// coefficients), scale by T, spread coefficient p to position p * blowup (the bit-reversed order
+// of the zero-padded coefficients), then DIT forward (-> natural evaluations).
+void lde_core(uint64_t* out, unsigned log_n, unsigned log_blowup, const std::vector<Fp>& factors, unsigned threads) {
+  const size_t n = size_t{1} << log_n, blowup = size_t{1} << log_blowup;
+  const auto inv_tree = twiddles().get(log_n, true);
+  dif(out, log_n, twiddle_words(inv_tree), threads);
+  kernels().mul(out, reinterpret_cast<const uint64_t*>(factors.data()), n);
+  for (size_t p = n; p-- > 0;) {
+    const uint64_t c = out[p];
+    std::fill(out + p * blowup, out + (p + 1) * blowup, uint64_t{0});
+    out[p * blowup] = c;
+  }
+  const auto fwd_tree = twiddles().get(log_n + log_blowup, false);
+  dit(out, log_n + log_blowup, twiddle_words(fwd_tree), threads);
 }
 
 }  // namespace
@@ -130,17 +227,10 @@ void intt(std::span<Fp> values, unsigned threads) {
 void coset_lde_into(std::span<const Fp> evals, unsigned blowup, Fp shift, std::span<Fp> out, unsigned threads) {
   const size_t n = evals.size();
   if (blowup == 0 || out.size() != n * blowup) throw std::invalid_argument("LDE output must hold n * blowup values");
+  const unsigned log_n = spec::ntt_log2(n), log_blowup = spec::ntt_log2(blowup);
   spec::ntt_log2(out.size());
   std::copy(evals.begin(), evals.end(), out.begin());
-  auto head = out.first(n);
-  transform(head, true, threads);
-  // coefficients c_j -> c_j shift^j / n (only the first n are nonzero), then evaluate
-  const Fp n_inv = Fp::from_u64(n).inverse();
-  parallel_for(n, threads, [&](size_t b, size_t e) {
-    kernels().powers_scale(raw(out) + b, e - b, shift.value(), (n_inv * shift.pow(b)).value());
-  }, 4096);
-  std::fill(out.begin() + static_cast<std::ptrdiff_t>(n), out.end(), Fp());
-  transform(out, false, threads);
+  lde_core(raw(out), log_n, log_blowup, bitrev_coset_factors(log_n, shift), threads);
 }
 
 std::vector<Fp> coset_lde(std::span<const Fp> evals, unsigned blowup, Fp shift, unsigned threads) {
@@ -158,16 +248,25 @@ void batch_coset_lde(std::span<const Fp> matrix, size_t width, unsigned blowup, 
   if (width == 0 || matrix.size() % width || out.size() != matrix.size() * blowup)
     throw std::invalid_argument("batch LDE needs an n x width matrix and an (n * blowup) x width output");
   const size_t n = matrix.size() / width, big = n * blowup;
-  // Columns in groups of 8: gather 8 columns (one cache line per row), extend each, scatter back.
+  const unsigned log_n = spec::ntt_log2(n), log_blowup = spec::ntt_log2(blowup);
+  const auto factors = bitrev_coset_factors(log_n, shift);
+  twiddles().get(log_n + log_blowup, false);  // build the trees once, before the threads need them
+  twiddles().get(log_n, true);
+  // Groups of 8 columns: one pass over the rows gathers them (a cache line per row), each is
+  // extended in its own buffer, one pass scatters them back.
   constexpr size_t kGroup = 8;
   parallel_for((width + kGroup - 1) / kGroup, threads, [&](size_t gb, size_t ge) {
-    std::vector<Fp> col(n), ext(big);
-    for (size_t g = gb; g < ge; ++g)
-      for (size_t c = g * kGroup; c < std::min(width, (g + 1) * kGroup); ++c) {
-        for (size_t r = 0; r < n; ++r) col[r] = matrix[r * width + c];
-        coset_lde_into(col, blowup, shift, ext, 1);
-        for (size_t r = 0; r < big; ++r) out[r * width + c] = ext[r];
-      }
+    std::vector<uint64_t> cols(kGroup * big);
+    const uint64_t* in = reinterpret_cast<const uint64_t*>(matrix.data());
+    uint64_t* o = raw(out);
+    for (size_t g = gb; g < ge; ++g) {
+      const size_t c0 = g * kGroup, cw = std::min(kGroup, width - c0);
+      for (size_t r = 0; r < n; ++r)
+        for (size_t c = 0; c < cw; ++c) cols[c * big + r] = in[r * width + c0 + c];
+      for (size_t c = 0; c < cw; ++c) lde_core(cols.data() + c * big, log_n, log_blowup, factors, 1);
+      for (size_t r = 0; r < big; ++r)
+        for (size_t c = 0; c < cw; ++c) o[r * width + c0 + c] = cols[c * big + r];
+    }
   }, 1);
 }
 

@@ -1,0 +1,227 @@
+// zkrv-stark-bench: Google Benchmark programs for the STARK core (issue 4). A program, not a
+// test: run it on an idle machine and compare rows measured in the same run.
+//   build/default/tools/bench/zkrv-stark-bench                      # everything (a few minutes)
+//   build/default/tools/bench/zkrv-stark-bench --benchmark_filter=Ntt
+// Arguments in names: threads (our own thread count), simd (0 scalar, 1 AVX-512 when present).
+#include <benchmark/benchmark.h>
+#include <openssl/evp.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "optimized/fri/fri.h"
+#include "optimized/hash/keccak.h"
+#include "optimized/merkle/merkle.h"
+#include "optimized/ntt/kernels.h"
+#include "optimized/ntt/ntt.h"
+#include "optimized/simd/simd.h"
+#include "reference/fri/fri.h"
+#include "reference/hash/keccak.h"
+#include "reference/ntt/ntt.h"
+
+namespace zkrv {
+namespace {
+
+std::vector<opt::Fp> random_fp(size_t n, uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<opt::Fp> v(n);
+  for (auto& x : v) x = opt::Fp::from_u64(g());
+  return v;
+}
+
+struct SimdScope {  // sets the SIMD level for one benchmark, restores it after
+  explicit SimdScope(int64_t level) : saved(opt::simd_level()) {
+    opt::set_simd_level(level ? opt::SimdLevel::kAvx512 : opt::SimdLevel::kScalar);
+  }
+  ~SimdScope() { opt::set_simd_level(saved); }
+  opt::SimdLevel saved;
+};
+
+// The bandwidth ceiling: one large copy (reads + writes both counted).
+void BM_MemcpyBandwidth(benchmark::State& state) {
+  const size_t bytes = size_t{256} << 20;
+  std::vector<uint8_t> a(bytes, 1), b(bytes);
+  for (auto _ : state) {
+    std::memcpy(b.data(), a.data(), bytes);
+    benchmark::DoNotOptimize(b.data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * 2 * bytes));
+}
+BENCHMARK(BM_MemcpyBandwidth)->Unit(benchmark::kMillisecond);
+
+// Scalar multiply throughput: 8 independent chains.
+void BM_FpMulScalar(benchmark::State& state) {
+  auto v = random_fp(8, 1);
+  const opt::Fp c = opt::Fp::from_u64(0x123456789abcdefull);
+  for (auto _ : state) {
+    for (int r = 0; r < 1000; ++r)
+      for (auto& x : v) x = x * c;
+    benchmark::DoNotOptimize(v.data());
+  }
+  state.SetItemsProcessed(state.iterations() * 8000);
+}
+BENCHMARK(BM_FpMulScalar);
+
+// Vector multiply throughput: scale an L1-resident buffer (loads, multiply, stores).
+void BM_FpMulKernel(benchmark::State& state) {
+  SimdScope simd(state.range(0));
+  auto v = random_fp(2048, 2);
+  for (auto _ : state) {
+    if (opt::simd_level() == opt::SimdLevel::kAvx512)
+      opt::ntt_kernels::scale_avx512(reinterpret_cast<uint64_t*>(v.data()), v.size(), 0x123456789abcdefull);
+    else
+      opt::ntt_kernels::scale_scalar(reinterpret_cast<uint64_t*>(v.data()), v.size(), 0x123456789abcdefull);
+    benchmark::DoNotOptimize(v.data());
+  }
+  state.SetItemsProcessed(state.iterations() * 2048);
+}
+BENCHMARK(BM_FpMulKernel)->ArgName("simd")->Arg(0)->Arg(1);
+
+void BM_Fp3Mul(benchmark::State& state) {
+  std::vector<opt::Fp3> v(8);
+  auto raw = random_fp(24, 3);
+  for (size_t i = 0; i < 8; ++i) v[i] = {{raw[3 * i], raw[3 * i + 1], raw[3 * i + 2]}};
+  const opt::Fp3 c{{raw[0], raw[5], raw[7]}};
+  for (auto _ : state) {
+    for (int r = 0; r < 1000; ++r)
+      for (auto& x : v) x = x * c;
+    benchmark::DoNotOptimize(v.data());
+  }
+  state.SetItemsProcessed(state.iterations() * 8000);
+}
+BENCHMARK(BM_Fp3Mul);
+
+void BM_Ntt(benchmark::State& state) {
+  SimdScope simd(state.range(2));
+  const size_t n = size_t{1} << state.range(0);
+  auto v = random_fp(n, 4);
+  for (auto _ : state) {
+    opt::ntt(v, static_cast<unsigned>(state.range(1)));
+    benchmark::DoNotOptimize(v.data());
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
+}
+BENCHMARK(BM_Ntt)->ArgNames({"log_n", "threads", "simd"})->ArgsProduct({{16, 18, 20, 22}, {1, 2}, {1}})
+    ->Args({20, 1, 0})->Args({20, 2, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_NttReference(benchmark::State& state) {
+  const size_t n = size_t{1} << state.range(0);
+  std::vector<ref::Fp> v(n);
+  std::mt19937_64 g(5);
+  for (auto& x : v) x = ref::Fp::from_u64(g());
+  for (auto _ : state) benchmark::DoNotOptimize(ref::ntt(v));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
+}
+BENCHMARK(BM_NttReference)->ArgName("log_n")->Arg(16)->Arg(20)->Unit(benchmark::kMillisecond);
+
+// 64 columns x 2^18 rows, blowup 2: items = input elements (64 * 2^18).
+void BM_BatchLde(benchmark::State& state) {
+  SimdScope simd(state.range(1));
+  const size_t rows = size_t{1} << 18, width = 64;
+  const auto m = random_fp(rows * width, 6);
+  std::vector<opt::Fp> out(2 * rows * width);
+  for (auto _ : state) {
+    opt::batch_coset_lde(m, width, 2, opt::Fp::from_u64(7), out, static_cast<unsigned>(state.range(0)));
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * rows * width));
+}
+BENCHMARK(BM_BatchLde)->ArgNames({"threads", "simd"})->Args({1, 1})->Args({2, 1})->Args({1, 0})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_KeccakF1600(benchmark::State& state) {
+  uint64_t s[25] = {1};
+  for (auto _ : state) {
+    opt::keccak_f1600(s);
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_KeccakF1600);
+
+void BM_Keccak256(benchmark::State& state) {
+  std::vector<uint8_t> msg(static_cast<size_t>(state.range(0)), 0x5a);
+  for (auto _ : state) benchmark::DoNotOptimize(opt::keccak256(msg));
+  state.SetBytesProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_Keccak256)->ArgName("bytes")->Arg(32)->Arg(1 << 10)->Arg(1 << 16);
+
+void BM_OpenSslSha3_256(benchmark::State& state) {
+  std::vector<uint8_t> msg(static_cast<size_t>(state.range(0)), 0x5a);
+  uint8_t out[32];
+  unsigned len = 32;
+  for (auto _ : state) {
+    EVP_Digest(msg.data(), msg.size(), out, &len, EVP_sha3_256(), nullptr);
+    benchmark::DoNotOptimize(out);
+  }
+  state.SetBytesProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_OpenSslSha3_256)->ArgName("bytes")->Arg(32)->Arg(1 << 10)->Arg(1 << 16);
+
+// Merkle leaf hashing throughput in permutations: 2^16 rows of 16 elements (one permutation
+// each: 1 + 128 bytes fit one 136-byte block).
+void BM_MerkleLeaves(benchmark::State& state) {
+  SimdScope simd(state.range(1));
+  const size_t rows = size_t{1} << 16, width = 16;
+  const auto m = random_fp(rows * width, 7);
+  for (auto _ : state) benchmark::DoNotOptimize(opt::MerkleTree(m, rows, width, static_cast<unsigned>(state.range(0))).root());
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * (2 * rows - 1)));  // leaves + nodes
+}
+BENCHMARK(BM_MerkleLeaves)->ArgNames({"threads", "simd"})->Args({1, 1})->Args({2, 1})->Args({1, 0})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Merkle commitment of 2^20 rows x 64 columns; items = rows.
+void BM_MerkleCommit(benchmark::State& state) {
+  const size_t rows = size_t{1} << 20, width = 64;
+  const auto m = random_fp(rows * width, 8);
+  for (auto _ : state) benchmark::DoNotOptimize(opt::MerkleTree(m, rows, width, static_cast<unsigned>(state.range(0))).root());
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * rows));
+}
+BENCHMARK(BM_MerkleCommit)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+// FRI for a polynomial of degree < 2^20 over F_{p^3}, blowup 8, arity 4, 40 queries, 16 bits of
+// grinding (about 100 provable bits... see the security line in the output).
+const spec::FriOptions kFriOptions{3, 2, 40, 16, 5};
+constexpr unsigned kFriLogDegree = 20;
+std::vector<opt::Fp3> fri_input() {
+  const size_t n = size_t{1} << kFriLogDegree, big = n << kFriOptions.log_blowup;
+  std::vector<opt::Fp3> e(big);
+  for (size_t c = 0; c < 3; ++c) {
+    auto col = random_fp(n, 9 + c);
+    const auto ext = opt::coset_lde(col, 8, opt::Fp::from_u64(7), 2);  // n values: a degree < n polynomial
+    for (size_t i = 0; i < big; ++i) e[i].c[c] = ext[i];
+  }
+  return e;
+}
+
+void BM_FriProve(benchmark::State& state) {
+  const auto e = fri_input();
+  for (auto _ : state) {
+    opt::Transcript t("bench");
+    benchmark::DoNotOptimize(opt::fri_prove(kFriOptions, kFriLogDegree, e, t, static_cast<unsigned>(state.range(0))));
+  }
+  const auto sec = spec::fri_security(kFriOptions, kFriLogDegree);
+  state.counters["conjectured_bits"] = sec.conjectured_bits;
+  state.counters["provable_bits"] = sec.provable_bits;
+}
+BENCHMARK(BM_FriProve)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+void BM_FriVerify(benchmark::State& state) {
+  const auto e = fri_input();
+  opt::Transcript t("bench");
+  const auto proof = opt::fri_prove(kFriOptions, kFriLogDegree, e, t, 0);
+  const auto bytes = spec::encode_fri_proof(proof);
+  for (auto _ : state) {
+    ref::Transcript vt("bench");
+    const auto parsed = spec::decode_fri_proof(bytes);
+    if (!parsed.proof || ref::fri_verify(kFriOptions, kFriLogDegree, *parsed.proof, vt)) state.SkipWithError("rejected");
+  }
+  state.counters["proof_bytes"] = static_cast<double>(bytes.size());
+}
+BENCHMARK(BM_FriVerify)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace zkrv
+
+BENCHMARK_MAIN();
