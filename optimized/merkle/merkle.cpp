@@ -13,29 +13,50 @@ MerkleTree::MerkleTree(std::span<const Fp> matrix, size_t rows, size_t width, un
     throw std::invalid_argument("a Merkle tree needs a power-of-two number of rows and rows * width elements");
   threads = resolve_threads(threads);
   layers_.emplace_back(rows);
+  // Leaves and nodes are hashed eight at a time (keccak256_x8: one AVX-512 lane per message);
+  // ranges handed to threads are multiples of 8, the remainder goes one by one.
+  const size_t leaf_bytes = 1 + 8 * width;
   parallel_for(rows, threads, [&](size_t b, size_t e) {
-    std::vector<uint8_t> buf(1 + 8 * width);
-    buf[0] = 0x00;  // protocol:merkle:leaf
-    for (size_t r = b; r < e; ++r) {
-      for (size_t c = 0; c < width; ++c) {
-        const uint64_t v = matrix[r * width + c].value();
-        std::memcpy(buf.data() + 1 + 8 * c, &v, 8);  // little-endian host
-      }
-      layers_[0][r] = keccak256(buf);
+    std::vector<uint8_t> buf(8 * leaf_bytes);
+    const uint8_t* msgs[8];
+    for (int m = 0; m < 8; ++m) msgs[m] = buf.data() + m * leaf_bytes;
+    auto fill = [&](size_t slot, size_t r) {
+      uint8_t* p = buf.data() + slot * leaf_bytes;
+      p[0] = 0x00;  // protocol:merkle:leaf
+      std::memcpy(p + 1, matrix.data() + r * width, 8 * width);  // canonical words, little-endian host
+    };
+    size_t r = b;
+    for (; r + 8 <= e; r += 8) {
+      for (size_t m = 0; m < 8; ++m) fill(m, r + m);
+      keccak256_x8(msgs, leaf_bytes, &layers_[0][r]);
     }
-  });
+    for (; r < e; ++r) {
+      fill(0, r);
+      layers_[0][r] = keccak256(std::span<const uint8_t>(buf.data(), leaf_bytes));
+    }
+  }, 256);
   while (layers_.back().size() > 1) {
     const auto& below = layers_.back();
     std::vector<Digest> up(below.size() / 2);
     parallel_for(up.size(), threads, [&](size_t b, size_t e) {
-      uint8_t buf[65];
-      buf[0] = 0x01;  // protocol:merkle:node
-      for (size_t i = b; i < e; ++i) {
-        std::memcpy(buf + 1, below[2 * i].data(), 32);
-        std::memcpy(buf + 33, below[2 * i + 1].data(), 32);
-        up[i] = keccak256(std::span<const uint8_t>(buf, 65));
+      uint8_t buf[8][65];
+      const uint8_t* msgs[8];
+      for (int m = 0; m < 8; ++m) msgs[m] = buf[m];
+      auto fill = [&](size_t slot, size_t i) {
+        buf[slot][0] = 0x01;  // protocol:merkle:node
+        std::memcpy(buf[slot] + 1, below[2 * i].data(), 32);
+        std::memcpy(buf[slot] + 33, below[2 * i + 1].data(), 32);
+      };
+      size_t i = b;
+      for (; i + 8 <= e; i += 8) {
+        for (size_t m = 0; m < 8; ++m) fill(m, i + m);
+        keccak256_x8(msgs, 65, &up[i]);
       }
-    });
+      for (; i < e; ++i) {
+        fill(0, i);
+        up[i] = keccak256(std::span<const uint8_t>(buf[0], 65));
+      }
+    }, 256);
     layers_.push_back(std::move(up));
   }
 }

@@ -140,6 +140,18 @@ void BM_KeccakF1600(benchmark::State& state) {
 }
 BENCHMARK(BM_KeccakF1600);
 
+// Eight permutations at once (AVX-512 lanes, or eight scalar calls with simd 0); items = permutations.
+void BM_KeccakF1600x8(benchmark::State& state) {
+  SimdScope simd(state.range(0));
+  uint64_t s[8][25] = {{1}};
+  for (auto _ : state) {
+    opt::keccak_f1600_x8(s);
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetItemsProcessed(state.iterations() * 8);
+}
+BENCHMARK(BM_KeccakF1600x8)->ArgName("simd")->Arg(0)->Arg(1);
+
 void BM_Keccak256(benchmark::State& state) {
   std::vector<uint8_t> msg(static_cast<size_t>(state.range(0)), 0x5a);
   for (auto _ : state) benchmark::DoNotOptimize(opt::keccak256(msg));
