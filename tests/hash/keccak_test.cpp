@@ -75,13 +75,14 @@ TEST(Keccak, EightLanesMatchSingleHashes) {
       opt::keccak256_x8(ptrs, len, out);
       for (int m = 0; m < 8; ++m) EXPECT_EQ(out[m], ref::keccak256(msgs[m])) << "len " << len << " lane " << m;
     }
-    uint64_t states[8][25], single[8][25];
+    uint64_t states[8][25];
+    std::array<uint64_t, 25> single[8];
     for (int m = 0; m < 8; ++m)
-      for (int i = 0; i < 25; ++i) states[m][i] = single[m][i] = g();
+      for (int i = 0; i < 25; ++i) states[m][i] = single[m][static_cast<size_t>(i)] = g();
     opt::keccak_f1600_x8(states);
     for (int m = 0; m < 8; ++m) {
       ref::keccak_f1600(single[m]);
-      for (int i = 0; i < 25; ++i) ASSERT_EQ(states[m][i], single[m][i]) << opt::simd_level_name(level);
+      for (int i = 0; i < 25; ++i) ASSERT_EQ(states[m][i], single[m][static_cast<size_t>(i)]) << opt::simd_level_name(level);
     }
   }
   opt::set_simd_level(saved);
