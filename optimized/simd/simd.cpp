@@ -10,9 +10,11 @@ namespace {
 SimdLevel detect() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("avx512bw"))
+  const bool bmi2 = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+  if (bmi2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw"))
     return SimdLevel::kAvx512;
+  if (bmi2) return SimdLevel::kBmi2;
 #endif
   return SimdLevel::kScalar;
 }
@@ -43,6 +45,12 @@ void set_simd_level(SimdLevel level) {
   current().store(static_cast<int>(level));
 }
 
-const char* simd_level_name(SimdLevel level) { return level == SimdLevel::kAvx512 ? "avx512" : "scalar"; }
+const char* simd_level_name(SimdLevel level) {
+  switch (level) {
+    case SimdLevel::kAvx512: return "avx512";
+    case SimdLevel::kBmi2: return "bmi2";
+    default: return "scalar";
+  }
+}
 
 }  // namespace zkrv::opt

@@ -96,7 +96,7 @@ TEST(Ntt, SimdLevelsAndThreadsAgree) {
     const size_t n = size_t{1} << k;
     const auto raw = random_values(n, 300 + k);
     const auto want = ref::ntt(as_field<ref::Fp>(raw));
-    for (auto level : {opt::SimdLevel::kScalar, opt::SimdLevel::kAvx512})
+    for (auto level : opt::kAllSimdLevels)
       for (unsigned threads : {1u, 2u, 3u}) {
         opt::set_simd_level(level);
         auto v = as_field<opt::Fp>(raw);
@@ -120,7 +120,7 @@ TEST(Ntt, BatchLdeMatchesReferencePerColumn) {
       const size_t n = 64;
       const auto raw = random_values(n * width, width * 10 + blowup);
       const auto want = ref::batch_coset_lde(as_field<ref::Fp>(raw), width, blowup, ref::Fp::from_u64(7));
-      for (auto level : {opt::SimdLevel::kScalar, opt::SimdLevel::kAvx512})
+      for (auto level : opt::kAllSimdLevels)
         for (unsigned threads : {1u, 2u, 3u}) {
           opt::set_simd_level(level);
           std::vector<opt::Fp> out(n * blowup * width);
