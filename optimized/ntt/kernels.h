@@ -13,6 +13,12 @@ void butterflies_avx512(uint64_t* a, uint64_t* b, const uint64_t* tw, size_t cou
 // w4, w8 are the primitive 4th and 8th roots the transform uses.
 void first3_scalar(uint64_t* v, size_t len, uint64_t w4, uint64_t w8);
 void first3_avx512(uint64_t* v, size_t len, uint64_t w4, uint64_t w8);
+// One whole stage over v[0, len): every group of 2 * half, radix-2 DIT / DIF, tw = the stage's
+// twiddles (tree + half). Saves a call per group in the small stages.
+void dit_stage_scalar(uint64_t* v, size_t len, size_t half, const uint64_t* tw);
+void dit_stage_avx512(uint64_t* v, size_t len, size_t half, const uint64_t* tw);
+void dif_stage_scalar(uint64_t* v, size_t len, size_t half, const uint64_t* tw);
+void dif_stage_avx512(uint64_t* v, size_t len, size_t half, const uint64_t* tw);
 // Decimation in frequency (Gentleman-Sande): for j < count: a[j], b[j] = a[j] + b[j], (a[j] - b[j]) tw[j].
 void butterflies_dif_scalar(uint64_t* a, uint64_t* b, const uint64_t* tw, size_t count);
 void butterflies_dif_avx512(uint64_t* a, uint64_t* b, const uint64_t* tw, size_t count);

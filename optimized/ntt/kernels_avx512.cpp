@@ -92,6 +92,34 @@ void last3_dif_avx512(uint64_t* v, size_t len, uint64_t w4, uint64_t w8) {
   }
 }
 
+void dit_stage_avx512(uint64_t* v, size_t len, size_t half, const uint64_t* tw) {
+  if (half < 8) {
+    dit_stage_scalar(v, len, half, tw);
+    return;
+  }
+  for (size_t s = 0; s < len; s += 2 * half)
+    for (size_t j = 0; j < half; j += 8) {
+      uint64_t* a = v + s + j;
+      const __m512i x = load(a), t = mul(load(tw + j), load(a + half));
+      store(a, add(x, t));
+      store(a + half, sub(x, t));
+    }
+}
+
+void dif_stage_avx512(uint64_t* v, size_t len, size_t half, const uint64_t* tw) {
+  if (half < 8) {
+    dif_stage_scalar(v, len, half, tw);
+    return;
+  }
+  for (size_t s = 0; s < len; s += 2 * half)
+    for (size_t j = 0; j < half; j += 8) {
+      uint64_t* a = v + s + j;
+      const __m512i x = load(a), y = load(a + half);
+      store(a, add(x, y));
+      store(a + half, mul(sub(x, y), load(tw + j)));
+    }
+}
+
 void mul_avx512(uint64_t* v, const uint64_t* m, size_t len) {
   size_t i = 0;
   for (; i + 8 <= len; i += 8) store(v + i, mul(load(v + i), load(m + i)));

@@ -37,6 +37,14 @@ void last3_dif_scalar(uint64_t* v, size_t len, uint64_t w4, uint64_t w8) {
       for (size_t s = 0; s < 8; s += 2 * half) butterflies_dif_scalar(v + i + s, v + i + s + half, tw + half, half);
 }
 
+void dit_stage_scalar(uint64_t* v, size_t len, size_t half, const uint64_t* tw) {
+  for (size_t s = 0; s < len; s += 2 * half) butterflies_scalar(v + s, v + s + half, tw, half);
+}
+
+void dif_stage_scalar(uint64_t* v, size_t len, size_t half, const uint64_t* tw) {
+  for (size_t s = 0; s < len; s += 2 * half) butterflies_dif_scalar(v + s, v + s + half, tw, half);
+}
+
 void mul_scalar(uint64_t* v, const uint64_t* m, size_t len) {
   for (size_t i = 0; i < len; ++i) v[i] = (f(v[i]) * f(m[i])).value();
 }

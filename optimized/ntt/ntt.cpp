@@ -100,6 +100,8 @@ void bit_reverse(uint64_t* v, unsigned log_n, unsigned threads) {
 struct Kernels {
   void (*dit)(uint64_t*, uint64_t*, const uint64_t*, size_t);
   void (*dif)(uint64_t*, uint64_t*, const uint64_t*, size_t);
+  void (*dit_stage)(uint64_t*, size_t, size_t, const uint64_t*);
+  void (*dif_stage)(uint64_t*, size_t, size_t, const uint64_t*);
   void (*first3)(uint64_t*, size_t, uint64_t, uint64_t);
   void (*last3)(uint64_t*, size_t, uint64_t, uint64_t);
   void (*scale)(uint64_t*, size_t, uint64_t);
@@ -108,10 +110,12 @@ struct Kernels {
 };
 Kernels kernels() {
   if (simd_level() == SimdLevel::kAvx512)
-    return {k::butterflies_avx512, k::butterflies_dif_avx512, k::first3_avx512, k::last3_dif_avx512,
-            k::scale_avx512,       k::powers_scale_avx512,     k::mul_avx512};
-  return {k::butterflies_scalar, k::butterflies_dif_scalar, k::first3_scalar, k::last3_dif_scalar,
-          k::scale_scalar,       k::powers_scale_scalar,     k::mul_scalar};
+    return {k::butterflies_avx512, k::butterflies_dif_avx512, k::dit_stage_avx512, k::dif_stage_avx512,
+            k::first3_avx512,      k::last3_dif_avx512,       k::scale_avx512,     k::powers_scale_avx512,
+            k::mul_avx512};
+  return {k::butterflies_scalar, k::butterflies_dif_scalar, k::dit_stage_scalar, k::dif_stage_scalar,
+          k::first3_scalar,      k::last3_dif_scalar,       k::scale_scalar,     k::powers_scale_scalar,
+          k::mul_scalar};
 }
 
 // Stages with half >= block run across the array, split into chunks of 1024 butterflies.
@@ -142,8 +146,7 @@ void dit(uint64_t* x, unsigned log_n, const uint64_t* tw, unsigned threads) {
         kern.first3(base, block, tw[3], tw[5]);
         half = 8;
       }
-      for (; half < block; half <<= 1)
-        for (size_t s = 0; s < block; s += 2 * half) kern.dit(base + s, base + s + half, tw + half, half);
+      for (; half < block; half <<= 1) kern.dit_stage(base, block, half, tw + half);
     }
   }, 1);
   for (size_t half = block; half < n; half <<= 1) cross_stage(x, n, half, tw, threads, kern.dit);
@@ -160,8 +163,7 @@ void dif(uint64_t* x, unsigned log_n, const uint64_t* tw, unsigned threads) {
     for (size_t blk = b; blk < e; ++blk) {
       uint64_t* base = x + blk * block;
       const size_t stop = block >= 8 ? 8 : 1;
-      for (size_t half = block / 2; half >= stop; half >>= 1)
-        for (size_t s = 0; s < block; s += 2 * half) kern.dif(base + s, base + s + half, tw + half, half);
+      for (size_t half = block / 2; half >= stop; half >>= 1) kern.dif_stage(base, block, half, tw + half);
       if (block >= 8) kern.last3(base, block, tw[3], tw[5]);
     }
   }, 1);

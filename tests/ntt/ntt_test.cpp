@@ -92,7 +92,7 @@ TEST(Ntt, CosetLdeEvaluatesTheInterpolant) {
 TEST(Ntt, SimdLevelsAndThreadsAgree) {
   const auto saved = opt::simd_level();
   std::printf("cpu SIMD level: %s\n", opt::simd_level_name(opt::cpu_simd_level()));
-  for (unsigned k : {3u, 4u, 9u, 14u, 15u, 17u}) {
+  for (unsigned k : {3u, 4u, 9u, 14u, 15u, 17u, 18u}) {
     const size_t n = size_t{1} << k;
     const auto raw = random_values(n, 300 + k);
     const auto want = ref::ntt(as_field<ref::Fp>(raw));
