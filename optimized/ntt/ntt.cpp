@@ -24,6 +24,7 @@ uint64_t* raw(std::span<Fp> v) { return reinterpret_cast<uint64_t*>(v.data()); }
 class TwiddleCache {
  public:
   std::shared_ptr<const std::vector<Fp>> get(unsigned log_n, bool inverse) {
+    log_n = std::max(log_n, 1u);  // a size-1 tree would hold no entries, yet claim to cover size 2
     std::lock_guard lock(mu_);
     auto& slot = trees_[inverse];
     if (!slot || slot->size() < (size_t{1} << log_n)) slot = build(log_n, inverse);
@@ -273,47 +274,57 @@ void batch_coset_lde(std::span<const Fp> matrix, size_t width, unsigned blowup, 
   }, 1);
 }
 
+size_t index_on_subgroup(size_t n, const Fp3& z) {
+  if (!(z.c[1] == Fp()) || !(z.c[2] == Fp())) return n;
+  const Fp w = root_of_unity(spec::ntt_log2(n));
+  Fp x = Fp::from_u64(1);
+  for (size_t i = 0; i < n; ++i, x = x * w)
+    if (x == z.c[0]) return i;
+  return n;
+}
+
+std::optional<std::vector<Fp3>> barycentric_weights(size_t n, const Fp3& z, unsigned threads) {
+  if (index_on_subgroup(n, z) < n) return std::nullopt;
+  const Fp w = root_of_unity(spec::ntt_log2(n));
+  std::vector<Fp3> weight(n);  // 1 / (z - w^i), then times w^i
+  parallel_for(n, threads, [&](size_t b, size_t e) {
+    Fp x = w.pow(b);
+    for (size_t i = b; i < e; ++i, x = x * w) weight[i] = z - Fp3{{x, Fp(), Fp()}};
+    batch_inverse(std::span(weight).subspan(b, e - b));
+    x = w.pow(b);
+    for (size_t i = b; i < e; ++i, x = x * w) weight[i] = weight[i] * x;
+  }, 4096);
+  return weight;
+}
+
+Fp3 ood_factor(size_t n, const Fp3& z) {
+  const Fp3 one{{Fp::from_u64(1), Fp(), Fp()}};
+  Fp3 zn = one, base = z;
+  for (size_t e = n; e; e >>= 1, base = base * base)
+    if (e & 1) zn = zn * base;
+  return (zn - one) * Fp::from_u64(n).inverse();
+}
+
 std::vector<Fp3> evaluate_barycentric(std::span<const Fp> matrix, size_t width, const Fp3& z, unsigned threads) {
   if (width == 0 || matrix.size() % width) throw std::invalid_argument("matrix size is not a multiple of the width");
   const size_t n = matrix.size() / width;
-  const Fp w = root_of_unity(spec::ntt_log2(n));
-  const Fp3 one{{Fp::from_u64(1), Fp(), Fp()}};
-  std::vector<Fp3> weight(n);  // 1 / (z - w^i), then times w^i
-  std::vector<Fp> xs(n);
-  parallel_for(n, threads, [&](size_t b, size_t e) {
-    Fp x = w.pow(b);
-    for (size_t i = b; i < e; ++i, x = x * w) {
-      xs[i] = x;
-      weight[i] = z - Fp3{{x, Fp(), Fp()}};
-    }
-  }, 4096);
-  for (size_t i = 0; i < n; ++i)  // z on the subgroup: the interpolant is the evaluation there
-    if (weight[i] == Fp3{}) {
-      std::vector<Fp3> row(width);
-      for (size_t c = 0; c < width; ++c) row[c] = Fp3{{matrix[i * width + c], Fp(), Fp()}};
-      return row;
-    }
-  parallel_for(n, threads, [&](size_t b, size_t e) {
-    batch_inverse(std::span(weight).subspan(b, e - b));
-    for (size_t i = b; i < e; ++i) weight[i] = weight[i] * xs[i];
-  }, 4096);
-  Fp3 zn = one;  // z^n by squaring
-  {
-    Fp3 base = z;
-    for (size_t e = n; e; e >>= 1, base = base * base)
-      if (e & 1) zn = zn * base;
+  std::vector<Fp3> out(width);
+  const auto weight = barycentric_weights(n, z, threads);
+  if (!weight) {  // z on the subgroup: the interpolant is the evaluation there
+    const size_t i = index_on_subgroup(n, z);
+    for (size_t c = 0; c < width; ++c) out[c] = Fp3{{matrix[i * width + c], Fp(), Fp()}};
+    return out;
   }
-  const Fp3 factor = (zn - one) * Fp::from_u64(n).inverse();
-  // Per thread, partial sums over a row range; added in a fixed order afterwards.
+  // Per thread, partial sums over a row range; field sums are exact, so the order is free.
   const unsigned t = resolve_threads(threads);
   std::vector<std::vector<Fp3>> partial(t, std::vector<Fp3>(width));
   const size_t chunk = (n + t - 1) / t;
   parallel_for(t, t, [&](size_t tb, size_t te) {
     for (size_t ti = tb; ti < te; ++ti)
       for (size_t i = ti * chunk; i < std::min(n, (ti + 1) * chunk); ++i)
-        for (size_t c = 0; c < width; ++c) partial[ti][c] = partial[ti][c] + weight[i] * matrix[i * width + c];
+        for (size_t c = 0; c < width; ++c) partial[ti][c] = partial[ti][c] + (*weight)[i] * matrix[i * width + c];
   }, 1);
-  std::vector<Fp3> out(width);
+  const Fp3 factor = ood_factor(n, z);
   for (size_t c = 0; c < width; ++c) {
     for (const auto& p : partial) out[c] = out[c] + p[c];
     out[c] = out[c] * factor;

@@ -5,6 +5,7 @@
 // SIMD level or thread count. threads = 0: all cores.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -30,5 +31,10 @@ void batch_coset_lde(std::span<const Fp> matrix, size_t width, unsigned blowup, 
 // protocol:ntt:ood_eval for every column of a row-major n x width matrix at one point z: the
 // barycentric weights w^i / (z - w^i) are computed once (one batch inversion) and shared.
 std::vector<Fp3> evaluate_barycentric(std::span<const Fp> matrix, size_t width, const Fp3& z, unsigned threads = 0);
+// Its parts: the weights ω^i / (z - ω^i) (none when z is on <ω_n>), the index i with z = ω^i (n
+// when there is none), and the factor (z^n - 1) / n.
+std::optional<std::vector<Fp3>> barycentric_weights(size_t n, const Fp3& z, unsigned threads = 0);
+size_t index_on_subgroup(size_t n, const Fp3& z);
+Fp3 ood_factor(size_t n, const Fp3& z);
 
 }  // namespace zkrv::opt

@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "optimized/fri/fold.h"
 #include "optimized/fri/fri.h"
 #include "optimized/merkle/merkle.h"
 #include "reference/fri/fri.h"

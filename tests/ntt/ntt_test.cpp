@@ -168,6 +168,18 @@ TEST(Ntt, BarycentricEvaluationOutOfDomain) {
   EXPECT_EQ(at[0].c[0].value(), col[5].value());
 }
 
+// Tiny sizes in increasing order: the twiddle cache must not serve a size-2 transform from the
+// (empty) tree a size-1 transform built.
+TEST(Ntt, TinySizesInSequence) {
+  for (unsigned k = 0; k <= 4; ++k)
+    for (unsigned blowup : {2u, 8u}) {
+      const auto raw = random_values(size_t{1} << k, 900 + k);
+      const auto want = ref::coset_lde(as_field<ref::Fp>(raw), blowup, ref::Fp::from_u64(7));
+      const auto got = opt::coset_lde(as_field<opt::Fp>(raw), blowup, opt::Fp::from_u64(7));
+      for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i].value(), want[i].value()) << k << " " << blowup;
+    }
+}
+
 TEST(Ntt, RejectsSizesThatAreNotPowersOfTwo) {
   std::vector<opt::Fp> v(3);
   EXPECT_THROW(opt::ntt(v), std::invalid_argument);

@@ -1,0 +1,142 @@
+#pragma once
+// The backend seam (spec: protocol:ntt:*, protocol:merkle:*, protocol:fri:fold): whole prover
+// steps as operations on typed buffers that live where the backend computes (host memory for
+// the CPU backend, device memory for CUDA). The CPU backend always exists; without CUDA, or
+// without a device, the "GPU" backend is the CPU one, so everything builds and runs anywhere.
+// DualBackend runs two backends in lockstep and compares every output buffer byte for byte.
+//
+// Layouts: a matrix is column-major (column c of an n-row matrix at [c*n, (c+1)*n)); a Merkle
+// tree is a heap of 2n digests: nodes[n + i] = leaf i, nodes[k] = node(nodes[2k], nodes[2k+1])
+// for 1 <= k < n, nodes[1] = the root, nodes[0] unused.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "optimized/field/goldilocks.h"
+#include "optimized/hash/keccak.h"
+
+namespace zkrv::opt {
+
+// Untyped memory owned by one backend.
+class Storage {
+ public:
+  virtual ~Storage() = default;
+  virtual size_t bytes() const = 0;
+};
+
+// A typed handle: n elements of T in a backend's memory. Copies share the storage.
+template <typename T>
+class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(std::shared_ptr<Storage> s, size_t n) : storage_(std::move(s)), size_(n) {}
+  size_t size() const { return size_; }
+  Storage& storage() const { return *storage_; }
+  const std::shared_ptr<Storage>& shared() const { return storage_; }
+  explicit operator bool() const { return storage_ != nullptr; }
+
+ private:
+  std::shared_ptr<Storage> storage_;
+  size_t size_ = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+
+  // Memory. Offsets and sizes in bytes.
+  virtual std::shared_ptr<Storage> allocate(size_t bytes) = 0;
+  virtual void write(Storage& dst, size_t offset, const void* src, size_t bytes) = 0;
+  virtual void read(const Storage& src, size_t offset, void* dst, size_t bytes) = 0;
+  // Copies elem_bytes-sized elements at the given element indices into dst, in order.
+  virtual void gather(const Storage& src, size_t elem_bytes, std::span<const size_t> indices, void* dst) = 0;
+
+  // spec: protocol:ntt:batch_lde — width columns of n evaluations (column-major) -> width
+  // columns of n * 2^log_blowup evaluations on shift·<ω>, natural order.
+  virtual void batch_coset_lde(const Buffer<Fp>& in, size_t width, unsigned log_blowup, Fp shift, Buffer<Fp>& out) = 0;
+  // spec: protocol:merkle:leaf of every row of a column-major matrix with `width` columns, into
+  // nodes[n, 2n) of a heap of 2n digests.
+  virtual void hash_rows(const Buffer<Fp>& matrix, size_t width, Buffer<Digest>& nodes) = 0;
+  // The FRI layer leaves (protocol:fri:commit): row i = values i + j*m (j < 2^log_arity, m =
+  // size >> log_arity), three coefficients each, into nodes[m, 2m).
+  virtual void hash_fri_rows(const Buffer<Fp3>& layer, unsigned log_arity, Buffer<Digest>& nodes) = 0;
+  // spec: protocol:merkle:node — every inner node of the heap from its leaves; nodes[0] is
+  // set to zero bytes (memory from allocate is not initialized).
+  virtual void merkle_tree(Buffer<Digest>& nodes) = 0;
+  // spec: protocol:fri:fold — out[i] = fold(in[i + j*m], j < 2^log_arity) at x = shift·ω_N^i.
+  virtual void fri_fold(const Buffer<Fp3>& in, unsigned log_arity, Fp shift, const Fp3& beta, Buffer<Fp3>& out) = 0;
+  // Every nonzero value replaced by its inverse; zeros stay 0.
+  virtual void batch_inverse(Buffer<Fp>& values) = 0;
+  // spec: protocol:ntt:ood_eval — every column of a column-major matrix (evaluations on <ω_n>)
+  // evaluated at z.
+  virtual std::vector<Fp3> evaluate_ood(const Buffer<Fp>& matrix, size_t width, const Fp3& z) = 0;
+
+  // Typed helpers.
+  template <typename T>
+  Buffer<T> alloc(size_t n) { return Buffer<T>(allocate(n * sizeof(T)), n); }
+  template <typename T>
+  Buffer<T> upload(std::span<const T> host) {
+    Buffer<T> b = alloc<T>(host.size());
+    if (!host.empty()) write(b.storage(), 0, host.data(), host.size_bytes());
+    return b;
+  }
+  template <typename T>
+  std::vector<T> download(const Buffer<T>& b) {
+    std::vector<T> out(b.size());
+    if (!out.empty()) read(b.storage(), 0, out.data(), out.size() * sizeof(T));
+    return out;
+  }
+  template <typename T>
+  std::vector<T> gather(const Buffer<T>& b, std::span<const size_t> indices) {
+    for (size_t i : indices)
+      if (i >= b.size()) throw std::out_of_range("gather index out of range");
+    std::vector<T> out(indices.size());
+    if (!out.empty()) gather(b.storage(), sizeof(T), indices, out.data());
+    return out;
+  }
+};
+
+// RAII host view: the buffer's contents on the host while it lives; a mutable view writes its
+// contents back when it goes out of scope.
+template <typename T>
+class HostView {
+ public:
+  HostView(Backend& be, Buffer<T>& b, bool writable) : be_(be), buf_(b), writable_(writable), data_(be.download(b)) {}
+  HostView(const HostView&) = delete;
+  HostView& operator=(const HostView&) = delete;
+  ~HostView() {
+    if (writable_ && !data_.empty()) be_.write(buf_.storage(), 0, data_.data(), data_.size() * sizeof(T));
+  }
+  std::span<T> span() { return data_; }
+  T& operator[](size_t i) { return data_[i]; }
+  size_t size() const { return data_.size(); }
+
+ private:
+  Backend& be_;
+  Buffer<T>& buf_;
+  bool writable_;
+  std::vector<T> data_;
+};
+
+enum class BackendKind { kCpu, kGpu };
+// kGpu: the CUDA backend when this build has CUDA and a device is present, else the CPU backend
+// (its name() says which). threads: CPU threads, 0 = all cores.
+std::unique_ptr<Backend> make_backend(BackendKind kind, unsigned threads = 0);
+std::unique_ptr<Backend> make_cpu_backend(unsigned threads = 0);
+// Null when this build has no CUDA or no device is present; *why says which.
+std::unique_ptr<Backend> make_cuda_backend(std::string* why = nullptr);
+
+// Runs `a` and `b` in lockstep; after every operation the outputs are read back from both and
+// compared byte for byte. A difference throws BackendMismatch naming the operation.
+struct BackendMismatch : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+std::unique_ptr<Backend> make_dual_backend(std::unique_ptr<Backend> a, std::unique_ptr<Backend> b);
+
+}  // namespace zkrv::opt
