@@ -216,6 +216,8 @@ void lde_core(uint64_t* out, unsigned log_n, unsigned log_blowup, const std::vec
 
 }  // namespace
 
+std::shared_ptr<const std::vector<Fp>> twiddle_tree(unsigned log_n, bool inverse) { return twiddles().get(log_n, inverse); }
+
 Fp root_of_unity(unsigned log_n) {
   return Fp::from_u64(spec::GoldilocksTraits::kTwoAdicRoot).pow(uint64_t{1} << (spec::GoldilocksTraits::kTwoAdicity - log_n));
 }

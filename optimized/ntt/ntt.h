@@ -5,6 +5,7 @@
 // SIMD level or thread count. threads = 0: all cores.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -14,6 +15,9 @@
 namespace zkrv::opt {
 
 Fp root_of_unity(unsigned log_n);
+// The twiddle tree the transforms use, covering sizes up to 2^log_n: entries [h, 2h) hold
+// ω_{2h}^j (j < h), or their inverses. Cached; shared with the CUDA backend.
+std::shared_ptr<const std::vector<Fp>> twiddle_tree(unsigned log_n, bool inverse);
 void ntt(std::span<Fp> values, unsigned threads = 1);   // coefficients -> evaluations, in place
 void intt(std::span<Fp> values, unsigned threads = 1);  // evaluations -> coefficients
 // Evaluations on H (size n) -> evaluations on shift * H' (size n * blowup), natural order.

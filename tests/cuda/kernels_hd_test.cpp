@@ -1,0 +1,163 @@
+// The CUDA kernels' per-element bodies (optimized/cuda/kernels_hd.h) run here on the CPU, with
+// the grids emulated block by block and stage by stage, and must equal the CPU backend: the NTT
+// pass decomposition (DIT, DIF, the whole LDE), the prefixed Keccak stream (leaves of every width
+// around the rate, nodes), the FRI fold for every arity, and the barycentric weights. This is
+// what can be checked of the GPU code on a machine without a GPU.
+#include "optimized/cuda/kernels_hd.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "optimized/fri/fold.h"
+#include "optimized/ntt/ntt.h"
+#include "reference/merkle/merkle.h"
+
+namespace zkrv::opt::cuda {
+namespace {
+
+std::vector<Fp> random_fp(size_t n, uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<Fp> v(n);
+  for (auto& x : v) x = Fp::from_u64(g());
+  return v;
+}
+
+// Runs the passes on v as the kernels do: per block, load to "shared memory", every stage of
+// the pass over every butterfly (a barrier between stages), store back.
+void run_passes(std::vector<Fp>& v, unsigned log_n, bool dif, const Fp* tw) {
+  NttPass passes[kMaxPasses];
+  const unsigned count = ntt_passes(log_n, passes);
+  for (unsigned pi = 0; pi < count; ++pi) {
+    const NttPass& p = passes[dif ? count - 1 - pi : pi];
+    const size_t e_count = pass_elements(p);
+    ASSERT_LE(e_count * sizeof(Fp), 32768u) << "shared memory per block";
+    std::vector<Fp> smem(e_count);
+    for (size_t b = 0; b < pass_blocks(p); ++b) {
+      for (size_t e = 0; e < e_count; ++e) smem[e] = v[pass_index(p, b, e)];
+      for (unsigned s = 0; s < p.s1 - p.s0; ++s) {
+        const unsigned t = dif ? p.s1 - 1 - s : p.s0 + s;
+        for (size_t k = 0; k < e_count / 2; ++k) {
+          const Butterfly bf = pass_butterfly(p, t, b, k);
+          if (dif) dif_butterfly(smem.data(), bf, tw);
+          else dit_butterfly(smem.data(), bf, tw);
+        }
+      }
+      for (size_t e = 0; e < e_count; ++e) v[pass_index(p, b, e)] = smem[e];
+    }
+  }
+}
+
+std::vector<Fp> bit_reversed(const std::vector<Fp>& v, unsigned log_n) {
+  std::vector<Fp> r(v.size());
+  for (size_t i = 0; i < v.size(); ++i) r[reverse_bits(i, log_n)] = v[i];
+  return r;
+}
+
+TEST(CudaKernelBodies, PassesCoverEveryIndexOnce) {
+  for (unsigned log_n : {1u, 5u, 12u, 13u, 20u, 21u, 24u}) {
+    NttPass passes[kMaxPasses];
+    const unsigned count = ntt_passes(log_n, passes);
+    unsigned stages = 0;
+    for (unsigned i = 0; i < count; ++i) {
+      EXPECT_EQ(passes[i].s0, stages);
+      stages = passes[i].s1;
+      EXPECT_EQ(pass_elements(passes[i]) * pass_blocks(passes[i]), size_t{1} << log_n);
+    }
+    EXPECT_EQ(stages, log_n);
+    if (log_n <= 13) {  // a permutation: every index hit once per pass
+      for (unsigned i = 0; i < count; ++i) {
+        std::vector<int> hits(size_t{1} << log_n);
+        for (size_t b = 0; b < pass_blocks(passes[i]); ++b)
+          for (size_t e = 0; e < pass_elements(passes[i]); ++e) ++hits[pass_index(passes[i], b, e)];
+        for (int h : hits) ASSERT_EQ(h, 1);
+      }
+    }
+  }
+}
+
+TEST(CudaKernelBodies, NttPassesMatchTheCpu) {
+  for (unsigned log_n : {1u, 3u, 9u, 12u, 13u, 16u, 22u}) {
+    const size_t n = size_t{1} << log_n;
+    const auto x = random_fp(n, log_n);
+    const auto tw = twiddle_tree(log_n, false);
+    auto want = x;
+    ntt(want);
+    auto dit = bit_reversed(x, log_n);  // DIT: bit-reversed in, natural out
+    run_passes(dit, log_n, false, tw->data());
+    ASSERT_EQ(std::memcmp(dit.data(), want.data(), n * 8), 0) << "dit 2^" << log_n;
+    auto dif = x;  // DIF: natural in, bit-reversed out
+    run_passes(dif, log_n, true, tw->data());
+    ASSERT_EQ(std::memcmp(dif.data(), bit_reversed(want, log_n).data(), n * 8), 0) << "dif 2^" << log_n;
+  }
+}
+
+TEST(CudaKernelBodies, LdeStepsMatchTheCpu) {
+  for (unsigned log_n : {0u, 2u, 11u, 14u})
+    for (unsigned log_blowup : {1u, 3u}) {
+      const size_t n = size_t{1} << log_n, big = n << log_blowup;
+      const auto x = random_fp(n, 50 + log_n);
+      const Fp shift = Fp::from_u64(7), n_inv = Fp::from_u64(n).inverse();
+      auto coeffs = x;
+      run_passes(coeffs, log_n, true, twiddle_tree(log_n, true)->data());
+      std::vector<Fp> out(big);
+      for (size_t p = 0; p < n; ++p) out[p << log_blowup] = lde_scaled_coefficient(coeffs[p], p, log_n, shift, n_inv);
+      run_passes(out, log_n + log_blowup, false, twiddle_tree(log_n + log_blowup, false)->data());
+      const auto want = coset_lde(x, 1u << log_blowup, shift);
+      ASSERT_EQ(std::memcmp(out.data(), want.data(), big * 8), 0) << log_n << " " << log_blowup;
+    }
+}
+
+TEST(CudaKernelBodies, PrefixedKeccakMatchesMerkleHashes) {
+  std::mt19937_64 g(3);
+  for (size_t k = 0; k <= 40; ++k) {
+    ref::Row row;
+    std::vector<uint64_t> words(k);
+    for (auto& w : words) {
+      w = g() % ref::Fp::P;
+      row.push_back(ref::Fp::from_u64(w));
+    }
+    uint64_t out[4];
+    keccak256_prefixed(0x00, k, [&](size_t i) { return words[i]; }, out);
+    ref::Digest d;
+    std::memcpy(d.data(), out, 32);
+    ASSERT_EQ(d, ref::merkle_leaf(row)) << "width " << k;
+  }
+  ref::Digest l{}, r{};
+  for (auto& b : l) b = static_cast<uint8_t>(g());
+  for (auto& b : r) b = static_cast<uint8_t>(g());
+  uint64_t lw[4], rw[4], out[4];
+  std::memcpy(lw, l.data(), 32);
+  std::memcpy(rw, r.data(), 32);
+  keccak256_prefixed(0x01, 8, [&](size_t i) { return i < 4 ? lw[i] : rw[i - 4]; }, out);
+  ref::Digest d;
+  std::memcpy(d.data(), out, 32);
+  EXPECT_EQ(d, ref::merkle_node(l, r));
+}
+
+TEST(CudaKernelBodies, FoldAndOodWeightsMatchTheCpu) {
+  std::mt19937_64 g(4);
+  for (unsigned log_arity : {1u, 2u, 3u, 4u}) {
+    const size_t n = 256, a = size_t{1} << log_arity, m = n / a;
+    std::vector<Fp3> in(n);
+    for (auto& x : in) x = {{Fp::from_u64(g()), Fp::from_u64(g()), Fp::from_u64(g())}};
+    const Fp3 beta{{Fp::from_u64(g()), Fp::from_u64(g()), Fp::from_u64(g())}};
+    const Fp shift = Fp::from_u64(g());
+    std::vector<Fp3> want(m);
+    fri_fold_layer(in, log_arity, shift, beta, want, 1);
+    std::vector<Fp> zeta(a);
+    const Fp z = root_of_unity(log_arity).inverse();
+    zeta[0] = Fp::from_u64(a).inverse();
+    for (size_t t = 1; t < a; ++t) zeta[t] = zeta[t - 1] * z;
+    const Fp w_inv = root_of_unity(8).inverse(), shift_inv = shift.inverse();
+    for (size_t i = 0; i < m; ++i)
+      ASSERT_EQ(fri_fold_one(in.data(), m, log_arity, i, shift_inv * w_inv.pow(i), beta, zeta.data()), want[i]) << i;
+  }
+  const Fp3 z{{Fp::from_u64(g()), Fp::from_u64(g()), Fp::from_u64(g())}};
+  const auto weights = barycentric_weights(64, z, 1);
+  for (size_t i = 0; i < 64; ++i) ASSERT_EQ(ood_weight(root_of_unity(6), i, z), (*weights)[i]);
+}
+
+}  // namespace
+}  // namespace zkrv::opt::cuda
