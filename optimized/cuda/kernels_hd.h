@@ -9,6 +9,12 @@
 
 #include "optimized/field/goldilocks.h"
 
+#if defined(__CUDA_ARCH__)
+#define ZKRV_UNROLL _Pragma("unroll")
+#else
+#define ZKRV_UNROLL
+#endif
+
 namespace zkrv::opt::cuda {
 
 // ---------------------------------------------------------------------------------------------
@@ -28,29 +34,21 @@ ZKRV_HD void keccak_f1600(uint64_t a[25]) {
   constexpr unsigned kRot[24] = {1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14, 27, 41, 56, 8, 25, 43, 62, 18, 39, 61, 20, 44};
   for (int round = 0; round < 24; ++round) {
     uint64_t c[5];
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
+ZKRV_UNROLL
     for (int x = 0; x < 5; ++x) c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
+ZKRV_UNROLL
     for (int x = 0; x < 5; ++x) {
       const uint64_t d = c[(x + 4) % 5] ^ keccak_rotl(c[(x + 1) % 5], 1);
       for (int y = 0; y < 25; y += 5) a[y + x] ^= d;
     }
     uint64_t t = a[1];
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
+ZKRV_UNROLL
     for (int i = 0; i < 24; ++i) {
       const uint64_t next = a[kPi[i]];
       a[kPi[i]] = keccak_rotl(t, kRot[i]);
       t = next;
     }
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
+ZKRV_UNROLL
     for (int y = 0; y < 25; y += 5) {
       const uint64_t b0 = a[y], b1 = a[y + 1], b2 = a[y + 2], b3 = a[y + 3], b4 = a[y + 4];
       a[y] = b0 ^ (~b1 & b2);
@@ -74,6 +72,7 @@ ZKRV_HD void keccak256_prefixed(uint8_t prefix, size_t k, Word w, uint64_t out[4
   uint64_t a[25];
   for (int i = 0; i < 25; ++i) a[i] = 0;
   for (size_t b = 0; b < blocks; ++b) {
+    ZKRV_UNROLL
     for (size_t lane = 0; lane < kLanes; ++lane) {
       const size_t g = b * kLanes + lane;
       uint64_t v = 0;

@@ -1,0 +1,344 @@
+// The CUDA backend: device buffers and one kernel (or a few) per whole step. Kernels are thin
+// loops over the host/device bodies in kernels_hd.h (checked on the CPU by kernels_hd_test).
+// Every CUDA call is checked and turned into an exception naming the call, file and line;
+// device code never throws. Every operation synchronizes before returning, so an error surfaces
+// at the step that caused it.
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "optimized/cuda/cuda_backend.h"
+#include "optimized/cuda/kernels_hd.h"
+#include "optimized/ntt/ntt.h"
+
+namespace zkrv::opt::cuda {
+namespace {
+
+void check(cudaError_t e, const char* call, const char* file, int line) {
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " + cudaGetErrorString(e));
+}
+#define ZKRV_CUDA_CHECK(call) check((call), #call, __FILE__, __LINE__)
+#define ZKRV_CUDA_LAUNCHED() \
+  do {                        \
+    ZKRV_CUDA_CHECK(cudaGetLastError());      \
+    ZKRV_CUDA_CHECK(cudaDeviceSynchronize()); \
+  } while (0)
+
+constexpr unsigned kThreads = 256;
+unsigned blocks_for(size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
+
+class DeviceStorage final : public Storage {
+ public:
+  explicit DeviceStorage(size_t bytes) : bytes_(bytes) { ZKRV_CUDA_CHECK(cudaMalloc(&ptr_, bytes ? bytes : 1)); }
+  ~DeviceStorage() override { cudaFree(ptr_); }
+  size_t bytes() const override { return bytes_; }
+  void* ptr() const { return ptr_; }
+
+ private:
+  size_t bytes_;
+  void* ptr_ = nullptr;
+};
+
+template <typename T>
+T* dev(const Buffer<T>& b) { return static_cast<T*>(static_cast<const DeviceStorage&>(b.storage()).ptr()); }
+
+// ---- kernels ----------------------------------------------------------------------------------
+
+__global__ void ntt_pass_kernel(Fp* data, size_t column_stride, NttPass p, bool dif, const Fp* tw) {
+  extern __shared__ uint64_t smem_words[];
+  Fp* smem = reinterpret_cast<Fp*>(smem_words);
+  Fp* v = data + blockIdx.y * column_stride;
+  const size_t b = blockIdx.x, count = pass_elements(p);
+  for (size_t e = threadIdx.x; e < count; e += blockDim.x) smem[e] = v[pass_index(p, b, e)];
+  __syncthreads();
+  for (unsigned s = 0; s < p.s1 - p.s0; ++s) {
+    const unsigned t = dif ? p.s1 - 1 - s : p.s0 + s;
+    for (size_t k = threadIdx.x; k < count / 2; k += blockDim.x) {
+      const Butterfly bf = pass_butterfly(p, t, b, k);
+      if (dif) dif_butterfly(smem, bf, tw);
+      else dit_butterfly(smem, bf, tw);
+    }
+    __syncthreads();
+  }
+  for (size_t e = threadIdx.x; e < count; e += blockDim.x) v[pass_index(p, b, e)] = smem[e];
+}
+
+__global__ void lde_factors_kernel(Fp* factors, size_t n, unsigned log_n, Fp shift, Fp n_inv) {
+  const size_t p = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (p < n) factors[p] = lde_scaled_coefficient(Fp::from_u64(1), p, log_n, shift, n_inv);
+}
+
+// out column c, position q: coefficient q / blowup (bit-reversed order) times its factor, or 0.
+__global__ void lde_spread_kernel(const Fp* coeffs, const Fp* factors, size_t n, unsigned log_blowup, Fp* out) {
+  const size_t big = n << log_blowup, q = blockIdx.x * size_t{blockDim.x} + threadIdx.x, c = blockIdx.y;
+  if (q >= big) return;
+  const size_t p = q >> log_blowup;
+  out[c * big + q] = (q & ((size_t{1} << log_blowup) - 1)) ? Fp() : coeffs[c * n + p] * factors[p];
+}
+
+__global__ void hash_rows_kernel(const uint64_t* m, size_t n, size_t width, uint64_t* leaves) {
+  const size_t r = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (r >= n) return;
+  keccak256_prefixed(0x00, width, [&](size_t i) { return m[i * n + r]; }, leaves + 4 * r);
+}
+
+__global__ void hash_fri_rows_kernel(const uint64_t* layer, size_t m, unsigned log_arity, uint64_t* leaves) {
+  const size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (i >= m) return;
+  const size_t words = 3 * (size_t{1} << log_arity);
+  keccak256_prefixed(0x00, words, [&](size_t q) { return layer[3 * (i + (q / 3) * m) + q % 3]; }, leaves + 4 * i);
+}
+
+// Heap nodes [level, 2 level) from their children.
+__global__ void merkle_level_kernel(uint64_t* heap, size_t level) {
+  const size_t k = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (k >= level) return;
+  const uint64_t* left = heap + 4 * (2 * (level + k));
+  keccak256_prefixed(0x01, 8, [&](size_t i) { return left[i]; }, heap + 4 * (level + k));  // right follows left
+}
+
+struct FoldParams {
+  Fp zeta[16];
+};
+__global__ void fri_fold_kernel(const Fp3* in, size_t m, unsigned log_arity, Fp shift_inv, Fp w_inv, Fp3 beta,
+                                FoldParams params, Fp3* out) {
+  const size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (i >= m) return;
+  out[i] = fri_fold_one(in, m, log_arity, i, shift_inv * w_inv.pow(i), beta, params.zeta);
+}
+
+// Montgomery's trick per chunk of kChunk elements; zeros stay 0.
+constexpr size_t kInverseChunk = 32;
+__global__ void batch_inverse_kernel(Fp* v, Fp* prefix, size_t n) {
+  const size_t begin = (blockIdx.x * size_t{blockDim.x} + threadIdx.x) * kInverseChunk;
+  if (begin >= n) return;
+  const size_t end = begin + kInverseChunk < n ? begin + kInverseChunk : n;
+  Fp acc = Fp::from_u64(1);
+  for (size_t i = begin; i < end; ++i) {
+    prefix[i] = acc;
+    if (!(v[i] == Fp())) acc = acc * v[i];
+  }
+  Fp inv = acc.inverse();
+  for (size_t i = end; i-- > begin;) {
+    if (v[i] == Fp()) continue;
+    const Fp x = v[i];
+    v[i] = inv * prefix[i];
+    inv = inv * x;
+  }
+}
+
+__global__ void ood_weights_kernel(Fp3* weights, size_t n, Fp w, Fp3 z) {
+  const size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (i < n) weights[i] = ood_weight(w, i, z);
+}
+
+// partial[c * gridDim.x + blockIdx.x] = Σ weights[i] m[c n + i] over this block's rows.
+__global__ void ood_dot_kernel(const Fp3* weights, const Fp* m, size_t n, Fp3* partial) {
+  __shared__ uint64_t sums[kThreads * 3];
+  const size_t c = blockIdx.y;
+  Fp3 acc;
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n; i += size_t{gridDim.x} * blockDim.x)
+    acc = acc + weights[i] * m[c * n + i];
+  Fp3* s = reinterpret_cast<Fp3*>(sums);
+  s[threadIdx.x] = acc;
+  __syncthreads();
+  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) s[threadIdx.x] = s[threadIdx.x] + s[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) partial[c * gridDim.x + blockIdx.x] = s[0];
+}
+
+__global__ void gather_kernel(const uint64_t* src, const size_t* idx, size_t count, size_t words, uint64_t* dst) {
+  const size_t t = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (t >= count * words) return;
+  const size_t k = t / words, w = t % words;
+  dst[t] = src[idx[k] * words + w];
+}
+
+// ---- the backend ------------------------------------------------------------------------------
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(std::string device) : device_(std::move(device)) {}
+  std::string name() const override { return "cuda(" + device_ + ")"; }
+
+  std::shared_ptr<Storage> allocate(size_t bytes) override { return std::make_shared<DeviceStorage>(bytes); }
+  void write(Storage& dst, size_t offset, const void* src, size_t bytes) override {
+    bounds(dst, offset, bytes);
+    ZKRV_CUDA_CHECK(cudaMemcpy(static_cast<uint8_t*>(static_cast<DeviceStorage&>(dst).ptr()) + offset, src, bytes,
+                               cudaMemcpyHostToDevice));
+  }
+  void read(const Storage& src, size_t offset, void* dst, size_t bytes) override {
+    bounds(src, offset, bytes);
+    ZKRV_CUDA_CHECK(cudaMemcpy(dst, static_cast<const uint8_t*>(static_cast<const DeviceStorage&>(src).ptr()) + offset,
+                               bytes, cudaMemcpyDeviceToHost));
+  }
+  void gather(const Storage& src, size_t elem_bytes, std::span<const size_t> indices, void* dst) override {
+    if (indices.empty()) return;
+    if (elem_bytes % 8) throw std::invalid_argument("gather: element size must be a multiple of 8 bytes");
+    for (size_t i : indices) bounds(src, i * elem_bytes, elem_bytes);
+    DeviceStorage idx(indices.size_bytes()), out(indices.size() * elem_bytes);
+    ZKRV_CUDA_CHECK(cudaMemcpy(idx.ptr(), indices.data(), indices.size_bytes(), cudaMemcpyHostToDevice));
+    const size_t words = elem_bytes / 8, total = indices.size() * words;
+    gather_kernel<<<blocks_for(total), kThreads>>>(static_cast<const uint64_t*>(static_cast<const DeviceStorage&>(src).ptr()),
+                                                   static_cast<const size_t*>(idx.ptr()), indices.size(), words,
+                                                   static_cast<uint64_t*>(out.ptr()));
+    ZKRV_CUDA_LAUNCHED();
+    ZKRV_CUDA_CHECK(cudaMemcpy(dst, out.ptr(), indices.size() * elem_bytes, cudaMemcpyDeviceToHost));
+  }
+
+  void batch_coset_lde(const Buffer<Fp>& in, size_t width, unsigned log_blowup, Fp shift, Buffer<Fp>& out) override {
+    if (width == 0 || in.size() % width || out.size() != in.size() << log_blowup)
+      throw std::invalid_argument("batch_coset_lde: shapes do not match");
+    const size_t n = in.size() / width, big = n << log_blowup;
+    const unsigned log_n = spec::ntt_log2(n);
+    spec::ntt_log2(big);
+    if (width > 65535) throw std::invalid_argument("batch_coset_lde: at most 65535 columns per call");
+    DeviceStorage scratch(in.size() * sizeof(Fp)), factors(n * sizeof(Fp));
+    ZKRV_CUDA_CHECK(cudaMemcpy(scratch.ptr(), dev(in), in.size() * sizeof(Fp), cudaMemcpyDeviceToDevice));
+    run_passes(static_cast<Fp*>(scratch.ptr()), n, width, log_n, true, twiddles(log_n, true));
+    lde_factors_kernel<<<blocks_for(n), kThreads>>>(static_cast<Fp*>(factors.ptr()), n, log_n, shift,
+                                                    Fp::from_u64(n).inverse());
+    ZKRV_CUDA_LAUNCHED();
+    lde_spread_kernel<<<dim3(blocks_for(big), static_cast<unsigned>(width)), kThreads>>>(
+        static_cast<const Fp*>(scratch.ptr()), static_cast<const Fp*>(factors.ptr()), n, log_blowup, dev(out));
+    ZKRV_CUDA_LAUNCHED();
+    run_passes(dev(out), big, width, log_n + log_blowup, false, twiddles(log_n + log_blowup, false));
+  }
+
+  void hash_rows(const Buffer<Fp>& matrix, size_t width, Buffer<Digest>& nodes) override {
+    if (width == 0 || matrix.size() % width || nodes.size() != 2 * (matrix.size() / width))
+      throw std::invalid_argument("hash_rows: the heap must hold 2 * rows digests");
+    const size_t n = matrix.size() / width;
+    hash_rows_kernel<<<blocks_for(n), kThreads>>>(reinterpret_cast<const uint64_t*>(dev(matrix)), n, width,
+                                                  reinterpret_cast<uint64_t*>(dev(nodes) + n));
+    ZKRV_CUDA_LAUNCHED();
+  }
+
+  void hash_fri_rows(const Buffer<Fp3>& layer, unsigned log_arity, Buffer<Digest>& nodes) override {
+    const size_t m = layer.size() >> log_arity;
+    if (m == 0 || nodes.size() != 2 * m || log_arity > 4) throw std::invalid_argument("hash_fri_rows: bad shapes");
+    hash_fri_rows_kernel<<<blocks_for(m), kThreads>>>(reinterpret_cast<const uint64_t*>(dev(layer)), m, log_arity,
+                                                      reinterpret_cast<uint64_t*>(dev(nodes) + m));
+    ZKRV_CUDA_LAUNCHED();
+  }
+
+  void merkle_tree(Buffer<Digest>& nodes) override {
+    const size_t n = nodes.size() / 2;
+    if (n == 0 || (n & (n - 1)) || nodes.size() != 2 * n) throw std::invalid_argument("merkle_tree: 2n digests, n a power of two");
+    ZKRV_CUDA_CHECK(cudaMemset(dev(nodes), 0, sizeof(Digest)));
+    for (size_t level = n / 2; level >= 1; level /= 2) {
+      merkle_level_kernel<<<blocks_for(level), kThreads>>>(reinterpret_cast<uint64_t*>(dev(nodes)), level);
+      ZKRV_CUDA_CHECK(cudaGetLastError());
+    }
+    ZKRV_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  void fri_fold(const Buffer<Fp3>& in, unsigned log_arity, Fp shift, const Fp3& beta, Buffer<Fp3>& out) override {
+    const size_t a = size_t{1} << log_arity, m = in.size() >> log_arity;
+    if (log_arity == 0 || log_arity > 4 || out.size() != m || m == 0) throw std::invalid_argument("fri_fold: bad shapes");
+    FoldParams params{};
+    const Fp z = root_of_unity(log_arity).inverse();
+    params.zeta[0] = Fp::from_u64(a).inverse();
+    for (size_t t = 1; t < a; ++t) params.zeta[t] = params.zeta[t - 1] * z;
+    const Fp w_inv = root_of_unity(spec::ntt_log2(in.size())).inverse();
+    fri_fold_kernel<<<blocks_for(m), kThreads>>>(dev(in), m, log_arity, shift.inverse(), w_inv, beta, params, dev(out));
+    ZKRV_CUDA_LAUNCHED();
+  }
+
+  void batch_inverse(Buffer<Fp>& values) override {
+    const size_t n = values.size();
+    if (n == 0) return;
+    DeviceStorage prefix(n * sizeof(Fp));
+    batch_inverse_kernel<<<blocks_for((n + kInverseChunk - 1) / kInverseChunk), kThreads>>>(
+        dev(values), static_cast<Fp*>(prefix.ptr()), n);
+    ZKRV_CUDA_LAUNCHED();
+  }
+
+  std::vector<Fp3> evaluate_ood(const Buffer<Fp>& matrix, size_t width, const Fp3& z) override {
+    if (width == 0 || matrix.size() % width || width > 65535) throw std::invalid_argument("evaluate_ood: shapes do not match");
+    const size_t n = matrix.size() / width;
+    std::vector<Fp3> out(width);
+    if (const size_t i = index_on_subgroup(n, z); i < n) {  // z = ω^i: the evaluations themselves
+      std::vector<size_t> idx(width);
+      for (size_t c = 0; c < width; ++c) idx[c] = c * n + i;
+      const auto row = Backend::gather(matrix, idx);
+      for (size_t c = 0; c < width; ++c) out[c] = {{row[c], Fp(), Fp()}};
+      return out;
+    }
+    DeviceStorage weights(n * sizeof(Fp3));
+    ood_weights_kernel<<<blocks_for(n), kThreads>>>(static_cast<Fp3*>(weights.ptr()), n,
+                                                    root_of_unity(spec::ntt_log2(n)), z);
+    ZKRV_CUDA_LAUNCHED();
+    const unsigned blocks = static_cast<unsigned>(std::min<size_t>(blocks_for(n), 256));
+    DeviceStorage partial(width * blocks * sizeof(Fp3));
+    ood_dot_kernel<<<dim3(blocks, static_cast<unsigned>(width)), kThreads>>>(
+        static_cast<const Fp3*>(weights.ptr()), dev(matrix), n, static_cast<Fp3*>(partial.ptr()));
+    ZKRV_CUDA_LAUNCHED();
+    std::vector<Fp3> host(width * blocks);
+    ZKRV_CUDA_CHECK(cudaMemcpy(host.data(), partial.ptr(), host.size() * sizeof(Fp3), cudaMemcpyDeviceToHost));
+    const Fp3 factor = ood_factor(n, z);
+    for (size_t c = 0; c < width; ++c) {
+      for (unsigned b = 0; b < blocks; ++b) out[c] = out[c] + host[c * blocks + b];
+      out[c] = out[c] * factor;
+    }
+    return out;
+  }
+
+ private:
+  static void bounds(const Storage& s, size_t offset, size_t bytes) {
+    if (offset > s.bytes() || bytes > s.bytes() - offset) throw std::out_of_range("buffer access out of range");
+  }
+
+  // The twiddle tree for sizes up to 2^log_n on the device, built once (on the host) per size.
+  const Fp* twiddles(unsigned log_n, bool inverse) {
+    auto& slot = trees_[inverse];
+    if (!slot || slot_log_[inverse] < log_n) {
+      const auto host = twiddle_tree(log_n, inverse);
+      slot = std::make_unique<DeviceStorage>(host->size() * sizeof(Fp));
+      ZKRV_CUDA_CHECK(cudaMemcpy(slot->ptr(), host->data(), host->size() * sizeof(Fp), cudaMemcpyHostToDevice));
+      slot_log_[inverse] = log_n;
+    }
+    return static_cast<const Fp*>(slot->ptr());
+  }
+
+  // Every pass of a transform of 2^log_n on `columns` columns `stride` apart (DIT ascending,
+  // DIF descending).
+  void run_passes(Fp* data, size_t stride, size_t columns, unsigned log_n, bool dif, const Fp* tw) {
+    NttPass passes[kMaxPasses];
+    const unsigned count = ntt_passes(log_n, passes);
+    for (unsigned i = 0; i < count; ++i) {
+      const NttPass& p = passes[dif ? count - 1 - i : i];
+      const size_t elements = pass_elements(p);
+      const unsigned threads = static_cast<unsigned>(std::min<size_t>(std::max<size_t>(elements / 2, 1), 512));
+      ntt_pass_kernel<<<dim3(static_cast<unsigned>(pass_blocks(p)), static_cast<unsigned>(columns)), threads,
+                        elements * sizeof(Fp)>>>(data, stride, p, dif, tw);
+      ZKRV_CUDA_CHECK(cudaGetLastError());
+    }
+    ZKRV_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  std::string device_;
+  std::unique_ptr<DeviceStorage> trees_[2];
+  unsigned slot_log_[2] = {0, 0};
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend(std::string* why) {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    if (why) *why = e != cudaSuccess ? std::string("CUDA reports: ") + cudaGetErrorString(e) : "no CUDA device";
+    return nullptr;
+  }
+  cudaDeviceProp prop{};
+  ZKRV_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  return std::make_unique<CudaBackend>(prop.name);
+}
+
+}  // namespace zkrv::opt::cuda
