@@ -54,6 +54,8 @@ class Backend {
   virtual std::shared_ptr<Storage> allocate(size_t bytes) = 0;
   virtual void write(Storage& dst, size_t offset, const void* src, size_t bytes) = 0;
   virtual void read(const Storage& src, size_t offset, void* dst, size_t bytes) = 0;
+  // dst[0, bytes) = src[0, bytes), both in this backend's memory.
+  virtual void copy(Storage& dst, const Storage& src, size_t bytes) = 0;
   // Copies elem_bytes-sized elements at the given element indices into dst, in order.
   virtual void gather(const Storage& src, size_t elem_bytes, std::span<const size_t> indices, void* dst) = 0;
 

@@ -61,6 +61,13 @@ class CpuBackend final : public Backend {
     check(src, offset, bytes);
     std::memcpy(dst, static_cast<const HostStorage&>(src).data() + offset, bytes);
   }
+  void copy(Storage& dst, const Storage& src, size_t bytes) override {
+    check(dst, 0, bytes);
+    check(src, 0, bytes);
+    uint8_t* d = static_cast<HostStorage&>(dst).data();
+    const uint8_t* s = static_cast<const HostStorage&>(src).data();
+    parallel_for(bytes, threads_, [&](size_t b, size_t e) { std::memcpy(d + b, s + b, e - b); }, size_t{1} << 20);
+  }
   void gather(const Storage& src, size_t elem_bytes, std::span<const size_t> indices, void* dst) override {
     const auto& s = static_cast<const HostStorage&>(src);
     for (size_t k = 0; k < indices.size(); ++k) {

@@ -38,6 +38,10 @@ class DualBackend final : public Backend {
     b_->read(*dual(src).b, offset, other.data(), bytes);
     if (bytes && std::memcmp(dst, other.data(), bytes) != 0) throw BackendMismatch("read: the two backends' buffers differ");
   }
+  void copy(Storage& dst, const Storage& src, size_t bytes) override {
+    a_->copy(*dual(dst).a, *dual(src).a, bytes);
+    b_->copy(*dual(dst).b, *dual(src).b, bytes);
+  }
   void gather(const Storage& src, size_t elem_bytes, std::span<const size_t> idx, void* dst) override {
     std::vector<uint8_t> other(elem_bytes * idx.size());
     a_->gather(*dual(src).a, elem_bytes, idx, dst);

@@ -47,12 +47,27 @@ T* dev(const Buffer<T>& b) { return static_cast<T*>(static_cast<const DeviceStor
 
 // ---- kernels ----------------------------------------------------------------------------------
 
-__global__ void ntt_pass_kernel(Fp* data, size_t column_stride, NttPass p, bool dif, const Fp* tw) {
+// One pass of a batched transform: block (blockIdx.x, column blockIdx.y) loads its elements
+// from src (or, with spread, builds them from bit-reversed coefficients and their factors), runs
+// the pass's stages in shared memory and stores to dst (src == dst except on first passes).
+struct PassIo {
+  const Fp* src;
+  Fp* dst;
+  size_t src_stride, dst_stride;
+  const Fp* factors;    // spread only
+  unsigned log_blowup;  // spread only
+  bool spread;
+};
+__global__ void ntt_pass_kernel(PassIo io, NttPass p, bool dif, const Fp* tw) {
   extern __shared__ uint64_t smem_words[];
   Fp* smem = reinterpret_cast<Fp*>(smem_words);
-  Fp* v = data + blockIdx.y * column_stride;
+  const Fp* src = io.src + blockIdx.y * io.src_stride;
+  Fp* dst = io.dst + blockIdx.y * io.dst_stride;
   const size_t b = blockIdx.x, count = pass_elements(p);
-  for (size_t e = threadIdx.x; e < count; e += blockDim.x) smem[e] = v[pass_index(p, b, e)];
+  for (size_t e = threadIdx.x; e < count; e += blockDim.x) {
+    const size_t q = pass_index(p, b, e);
+    smem[e] = io.spread ? lde_spread_value(src, io.factors, q, io.log_blowup) : src[q];
+  }
   __syncthreads();
   for (unsigned s = 0; s < p.s1 - p.s0; ++s) {
     const unsigned t = dif ? p.s1 - 1 - s : p.s0 + s;
@@ -63,20 +78,12 @@ __global__ void ntt_pass_kernel(Fp* data, size_t column_stride, NttPass p, bool 
     }
     __syncthreads();
   }
-  for (size_t e = threadIdx.x; e < count; e += blockDim.x) v[pass_index(p, b, e)] = smem[e];
+  for (size_t e = threadIdx.x; e < count; e += blockDim.x) dst[pass_index(p, b, e)] = smem[e];
 }
 
 __global__ void lde_factors_kernel(Fp* factors, size_t n, unsigned log_n, Fp shift, Fp n_inv) {
   const size_t p = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
   if (p < n) factors[p] = lde_scaled_coefficient(Fp::from_u64(1), p, log_n, shift, n_inv);
-}
-
-// out column c, position q: coefficient q / blowup (bit-reversed order) times its factor, or 0.
-__global__ void lde_spread_kernel(const Fp* coeffs, const Fp* factors, size_t n, unsigned log_blowup, Fp* out) {
-  const size_t big = n << log_blowup, q = blockIdx.x * size_t{blockDim.x} + threadIdx.x, c = blockIdx.y;
-  if (q >= big) return;
-  const size_t p = q >> log_blowup;
-  out[c * big + q] = (q & ((size_t{1} << log_blowup) - 1)) ? Fp() : coeffs[c * n + p] * factors[p];
 }
 
 __global__ void hash_rows_kernel(const uint64_t* m, size_t n, size_t width, uint64_t* leaves) {
@@ -177,6 +184,13 @@ class CudaBackend final : public Backend {
     ZKRV_CUDA_CHECK(cudaMemcpy(dst, static_cast<const uint8_t*>(static_cast<const DeviceStorage&>(src).ptr()) + offset,
                                bytes, cudaMemcpyDeviceToHost));
   }
+  void copy(Storage& dst, const Storage& src, size_t bytes) override {
+    bounds(dst, 0, bytes);
+    bounds(src, 0, bytes);
+    ZKRV_CUDA_CHECK(cudaMemcpy(static_cast<DeviceStorage&>(dst).ptr(), static_cast<const DeviceStorage&>(src).ptr(), bytes,
+                               cudaMemcpyDeviceToDevice));
+    ZKRV_CUDA_CHECK(cudaDeviceSynchronize());
+  }
   void gather(const Storage& src, size_t elem_bytes, std::span<const size_t> indices, void* dst) override {
     if (indices.empty()) return;
     if (elem_bytes % 8) throw std::invalid_argument("gather: element size must be a multiple of 8 bytes");
@@ -198,16 +212,22 @@ class CudaBackend final : public Backend {
     const unsigned log_n = spec::ntt_log2(n);
     spec::ntt_log2(big);
     if (width > 65535) throw std::invalid_argument("batch_coset_lde: at most 65535 columns per call");
+    // DIF inverse from `in` into scratch (natural evaluations -> bit-reversed coefficients), the
+    // bit-reversed coset factors, then DIT forward into `out`, its first pass spreading the
+    // scaled coefficients as it loads them: no bit-reversal pass, no separate copy or spread.
     DeviceStorage scratch(in.size() * sizeof(Fp)), factors(n * sizeof(Fp));
-    ZKRV_CUDA_CHECK(cudaMemcpy(scratch.ptr(), dev(in), in.size() * sizeof(Fp), cudaMemcpyDeviceToDevice));
-    run_passes(static_cast<Fp*>(scratch.ptr()), n, width, log_n, true, twiddles(log_n, true));
+    Fp* coeffs = static_cast<Fp*>(scratch.ptr());
+    if (log_n == 0)
+      ZKRV_CUDA_CHECK(cudaMemcpy(coeffs, dev(in), in.size() * sizeof(Fp), cudaMemcpyDeviceToDevice));
+    else
+      run_passes({dev(in), coeffs, n, n, nullptr, 0, false}, {coeffs, coeffs, n, n, nullptr, 0, false}, width, log_n,
+                 true, twiddles(log_n, true));
     lde_factors_kernel<<<blocks_for(n), kThreads>>>(static_cast<Fp*>(factors.ptr()), n, log_n, shift,
                                                     Fp::from_u64(n).inverse());
     ZKRV_CUDA_LAUNCHED();
-    lde_spread_kernel<<<dim3(blocks_for(big), static_cast<unsigned>(width)), kThreads>>>(
-        static_cast<const Fp*>(scratch.ptr()), static_cast<const Fp*>(factors.ptr()), n, log_blowup, dev(out));
-    ZKRV_CUDA_LAUNCHED();
-    run_passes(dev(out), big, width, log_n + log_blowup, false, twiddles(log_n + log_blowup, false));
+    run_passes({coeffs, dev(out), n, big, static_cast<const Fp*>(factors.ptr()), log_blowup, true},
+               {dev(out), dev(out), big, big, nullptr, 0, false}, width, log_n + log_blowup, false,
+               twiddles(log_n + log_blowup, false));
   }
 
   void hash_rows(const Buffer<Fp>& matrix, size_t width, Buffer<Digest>& nodes) override {
@@ -306,9 +326,9 @@ class CudaBackend final : public Backend {
     return static_cast<const Fp*>(slot->ptr());
   }
 
-  // Every pass of a transform of 2^log_n on `columns` columns `stride` apart (DIT ascending,
-  // DIF descending).
-  void run_passes(Fp* data, size_t stride, size_t columns, unsigned log_n, bool dif, const Fp* tw) {
+  // Every pass of a transform of 2^log_n on `columns` columns (DIT ascending, DIF descending):
+  // the first pass with `first` (its own source, maybe spreading), the others with `rest`.
+  void run_passes(const PassIo& first, const PassIo& rest, size_t columns, unsigned log_n, bool dif, const Fp* tw) {
     NttPass passes[kMaxPasses];
     const unsigned count = ntt_passes(log_n, passes);
     for (unsigned i = 0; i < count; ++i) {
@@ -316,7 +336,7 @@ class CudaBackend final : public Backend {
       const size_t elements = pass_elements(p);
       const unsigned threads = static_cast<unsigned>(std::min<size_t>(std::max<size_t>(elements / 2, 1), 512));
       ntt_pass_kernel<<<dim3(static_cast<unsigned>(pass_blocks(p)), static_cast<unsigned>(columns)), threads,
-                        elements * sizeof(Fp)>>>(data, stride, p, dif, tw);
+                        elements * sizeof(Fp)>>>(i == 0 ? first : rest, p, dif, tw);
       ZKRV_CUDA_CHECK(cudaGetLastError());
     }
     ZKRV_CUDA_CHECK(cudaDeviceSynchronize());

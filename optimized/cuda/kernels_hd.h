@@ -161,6 +161,13 @@ ZKRV_HD Fp lde_scaled_coefficient(Fp c, size_t p, unsigned log_n, Fp shift, Fp n
   return c * n_inv * shift.pow(reverse_bits(p, log_n));
 }
 
+// The LDE's first forward pass loads straight from the bit-reversed coefficients: element q of
+// the spread array is coefficient q / blowup times its factor, or zero between them.
+ZKRV_HD Fp lde_spread_value(const Fp* coeffs, const Fp* factors, size_t q, unsigned log_blowup) {
+  if (q & ((size_t{1} << log_blowup) - 1)) return Fp();
+  return coeffs[q >> log_blowup] * factors[q >> log_blowup];
+}
+
 // ---------------------------------------------------------------------------------------------
 // FRI fold of output i: v_j = in[i + j m], x^-1 = shift^-1 ω^-i, zeta[t] = ζ^-t / a.
 ZKRV_HD Fp3 fri_fold_one(const Fp3* in, size_t m, unsigned log_arity, size_t i, Fp x_inv, const Fp3& beta,

@@ -110,6 +110,13 @@ inline void check_against_reference(Backend& be) {
       ASSERT_EQ(r(folded[i]), ref::fri_fold(v, r(shift) * w.pow(i), r(beta))) << "arity " << a << " i " << i;
     }
   }
+  // copy
+  {
+    const auto src = be.upload<Fp>(random_fp(3000, g));
+    auto dst = be.alloc<Fp>(3000);
+    be.copy(dst.storage(), src.storage(), 3000 * sizeof(Fp));
+    EXPECT_EQ(be.download(dst), be.download(src));
+  }
   // gather, and the bounds check
   const auto src = be.upload<Fp>(random_fp(50, g));
   const std::vector<size_t> idx{49, 0, 7, 7};

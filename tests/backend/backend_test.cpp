@@ -36,6 +36,7 @@ class FaultyFold final : public Backend {
   std::shared_ptr<opt::Storage> allocate(size_t b) override { return inner_->allocate(b); }
   void write(opt::Storage& d, size_t o, const void* s, size_t b) override { inner_->write(d, o, s, b); }
   void read(const opt::Storage& s, size_t o, void* d, size_t b) override { inner_->read(s, o, d, b); }
+  void copy(opt::Storage& d, const opt::Storage& s, size_t b) override { inner_->copy(d, s, b); }
   void gather(const opt::Storage& s, size_t e, std::span<const size_t> i, void* d) override { inner_->gather(s, e, i, d); }
   void batch_coset_lde(const Buffer<Fp>& in, size_t w, unsigned lb, Fp s, Buffer<Fp>& out) override { inner_->batch_coset_lde(in, w, lb, s, out); }
   void hash_rows(const Buffer<Fp>& m, size_t w, Buffer<opt::Digest>& n) override { inner_->hash_rows(m, w, n); }

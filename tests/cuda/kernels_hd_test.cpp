@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 #include <random>
 
 #include "optimized/fri/fold.h"
@@ -25,8 +26,10 @@ std::vector<Fp> random_fp(size_t n, uint64_t seed) {
 }
 
 // Runs the passes on v as the kernels do: per block, load to "shared memory", every stage of
-// the pass over every butterfly (a barrier between stages), store back.
-void run_passes(std::vector<Fp>& v, unsigned log_n, bool dif, const Fp* tw) {
+// the pass over every butterfly (a barrier between stages), store back. The first pass loads
+// through first_load (the kernel's other source or its spreading load) when given.
+void run_passes(std::vector<Fp>& v, unsigned log_n, bool dif, const Fp* tw,
+                const std::function<Fp(size_t)>& first_load = nullptr) {
   NttPass passes[kMaxPasses];
   const unsigned count = ntt_passes(log_n, passes);
   for (unsigned pi = 0; pi < count; ++pi) {
@@ -35,7 +38,10 @@ void run_passes(std::vector<Fp>& v, unsigned log_n, bool dif, const Fp* tw) {
     ASSERT_LE(e_count * sizeof(Fp), 32768u) << "shared memory per block";
     std::vector<Fp> smem(e_count);
     for (size_t b = 0; b < pass_blocks(p); ++b) {
-      for (size_t e = 0; e < e_count; ++e) smem[e] = v[pass_index(p, b, e)];
+      for (size_t e = 0; e < e_count; ++e) {
+        const size_t q = pass_index(p, b, e);
+        smem[e] = (pi == 0 && first_load) ? first_load(q) : v[q];
+      }
       for (unsigned s = 0; s < p.s1 - p.s0; ++s) {
         const unsigned t = dif ? p.s1 - 1 - s : p.s0 + s;
         for (size_t k = 0; k < e_count / 2; ++k) {
@@ -99,11 +105,16 @@ TEST(CudaKernelBodies, LdeStepsMatchTheCpu) {
       const size_t n = size_t{1} << log_n, big = n << log_blowup;
       const auto x = random_fp(n, 50 + log_n);
       const Fp shift = Fp::from_u64(7), n_inv = Fp::from_u64(n).inverse();
-      auto coeffs = x;
-      run_passes(coeffs, log_n, true, twiddle_tree(log_n, true)->data());
-      std::vector<Fp> out(big);
-      for (size_t p = 0; p < n; ++p) out[p << log_blowup] = lde_scaled_coefficient(coeffs[p], p, log_n, shift, n_inv);
-      run_passes(out, log_n + log_blowup, false, twiddle_tree(log_n + log_blowup, false)->data());
+      // as the CUDA backend: DIF whose first pass reads the input, factors, DIT whose first pass
+      // spreads the scaled coefficients as it loads them
+      std::vector<Fp> coeffs(n);
+      if (log_n == 0) coeffs = x;
+      run_passes(coeffs, log_n, true, twiddle_tree(log_n, true)->data(), [&](size_t q) { return x[q]; });
+      std::vector<Fp> factors(n);
+      for (size_t p = 0; p < n; ++p) factors[p] = lde_scaled_coefficient(Fp::from_u64(1), p, log_n, shift, n_inv);
+      std::vector<Fp> out(big, Fp::from_u64(12345));  // garbage: every element must be written
+      run_passes(out, log_n + log_blowup, false, twiddle_tree(log_n + log_blowup, false)->data(),
+                 [&](size_t q) { return lde_spread_value(coeffs.data(), factors.data(), q, log_blowup); });
       const auto want = coset_lde(x, 1u << log_blowup, shift);
       ASSERT_EQ(std::memcmp(out.data(), want.data(), big * 8), 0) << log_n << " " << log_blowup;
     }

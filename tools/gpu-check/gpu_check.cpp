@@ -1,0 +1,242 @@
+// zkrv-gpu-check: the device script's program (tools/gpu-check.sh). First correctness: the CUDA
+// backend runs in lockstep with the CPU backend (every output buffer compared byte for byte) on
+// awkward shapes, the largest column size, and whole FRI proofs, which must also equal the
+// CPU proof and pass the reference verifier. Then timings, each beside its floor (bytes that
+// must move / measured device-to-device bandwidth) and beside the CPU backend on the same
+// machine. No external libraries, so it builds on the bare GPU machine.
+//   zkrv-gpu-check [--quick] [--require-gpu] [--skip-timing]
+// Exit status: 0 when every check passed; 1 on a mismatch or a rejected proof; 2 on bad usage
+// or, with --require-gpu, when no CUDA device is usable.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+
+#include "optimized/backend/backend.h"
+#include "optimized/fri/fri.h"
+#include "optimized/ntt/ntt.h"
+#include "reference/fri/fri.h"
+#include "spec/fri.h"
+
+namespace zkrv {
+namespace {
+
+using opt::Backend;
+using opt::Buffer;
+using opt::Digest;
+using opt::Fp;
+using opt::Fp3;
+
+std::vector<Fp> random_fp(size_t n, uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<Fp> v(n);
+  for (auto& x : v) x = Fp::from_u64(g());
+  return v;
+}
+std::vector<Fp3> random_fp3(size_t n, uint64_t seed) {
+  const auto f = random_fp(3 * n, seed);
+  std::vector<Fp3> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = {{f[3 * i], f[3 * i + 1], f[3 * i + 2]}};
+  return v;
+}
+
+int failures = 0;
+void check(bool ok, const std::string& what) {
+  std::printf("  %-4s %s\n", ok ? "ok" : "FAIL", what.c_str());
+  if (!ok) ++failures;
+}
+// Runs one step on the dual backend; a BackendMismatch is a failure naming the step.
+void step(const std::string& what, const std::function<void()>& f) {
+  try {
+    f();
+    check(true, what);
+  } catch (const opt::BackendMismatch& e) {
+    check(false, what + ": " + e.what());
+  } catch (const std::exception& e) {
+    check(false, what + ": error: " + e.what());
+  }
+}
+
+// Evaluations of a random polynomial of degree < 2^log_degree on 7·<ω>, blowup 2^log_blowup.
+std::vector<Fp3> fri_input(unsigned log_degree, unsigned log_blowup, uint64_t seed) {
+  const size_t n = size_t{1} << log_degree, big = n << log_blowup;
+  std::vector<Fp3> e(big);
+  for (size_t c = 0; c < 3; ++c) {
+    const auto ext = opt::coset_lde(random_fp(n, seed + c), 1u << log_blowup, Fp::from_u64(7), 0);
+    for (size_t i = 0; i < big; ++i) e[i].c[c] = ext[i];
+  }
+  return e;
+}
+
+void correctness(Backend& dual, bool quick) {
+  std::printf("correctness: %s\n", dual.name().c_str());
+  for (unsigned log_n : {0u, 1u, 5u, 12u, 13u, 17u})
+    for (size_t width : {1u, 3u, 13u})
+      for (unsigned log_blowup : {1u, 3u}) {
+        const size_t n = size_t{1} << log_n;
+        step("LDE + leaves + tree, 2^" + std::to_string(log_n) + " rows x " + std::to_string(width) + ", blowup 2^" +
+                 std::to_string(log_blowup),
+             [&] {
+               const auto in = dual.upload<Fp>(random_fp(n * width, log_n * 100 + width));
+               auto out = dual.alloc<Fp>((n << log_blowup) * width);
+               dual.batch_coset_lde(in, width, log_blowup, Fp::from_u64(7), out);
+               auto nodes = dual.alloc<Digest>(2 * (n << log_blowup));
+               dual.hash_rows(out, width, nodes);
+               dual.merkle_tree(nodes);
+               if (n >= 2) dual.evaluate_ood(in, width, {{Fp::from_u64(5), Fp::from_u64(6), Fp::from_u64(7)}});
+             });
+      }
+  step("OOD at a point of the subgroup", [&] {
+    const auto in = dual.upload<Fp>(random_fp(64 * 3, 1));
+    dual.evaluate_ood(in, 3, {{opt::root_of_unity(6).pow(5), Fp(), Fp()}});
+  });
+  for (unsigned log_arity : {1u, 2u, 3u, 4u})
+    step("FRI leaves + fold, arity 2^" + std::to_string(log_arity) + ", 2^13 values", [&] {
+      const auto layer = dual.upload<Fp3>(random_fp3(size_t{1} << 13, log_arity));
+      const size_t m = layer.size() >> log_arity;
+      auto nodes = dual.alloc<Digest>(2 * m);
+      dual.hash_fri_rows(layer, log_arity, nodes);
+      dual.merkle_tree(nodes);
+      auto out = dual.alloc<Fp3>(m);
+      dual.fri_fold(layer, log_arity, Fp::from_u64(7), {{Fp::from_u64(11), Fp::from_u64(12), Fp::from_u64(13)}}, out);
+      dual.download(out);
+    });
+  step("batch inverse with zeros, 100003 values", [&] {
+    auto v = random_fp(100003, 9);
+    v[0] = v[77777] = v[100002] = Fp();
+    auto b = dual.upload<Fp>(v);
+    dual.batch_inverse(b);
+  });
+  if (!quick)
+    step("largest column: 2 columns 2^23 -> 2^24, leaves and tree", [&] {
+      const auto in = dual.upload<Fp>(random_fp(size_t{2} << 23, 3));
+      auto out = dual.alloc<Fp>(size_t{2} << 24);
+      dual.batch_coset_lde(in, 2, 1, Fp::from_u64(7), out);
+      auto nodes = dual.alloc<Digest>(size_t{2} << 24);
+      dual.hash_rows(out, 2, nodes);
+      dual.merkle_tree(nodes);
+    });
+  for (unsigned log_degree : quick ? std::vector<unsigned>{8, 12} : std::vector<unsigned>{8, 12, 18}) {
+    const spec::FriOptions o{2, 2, 32, 8, 3};
+    step("FRI proof, degree < 2^" + std::to_string(log_degree) + ": same bytes, reference verifier accepts", [&] {
+      const auto e = fri_input(log_degree, o.log_blowup, log_degree);
+      opt::Transcript t("gpu-check");
+      const auto proof = opt::fri_prove(dual, o, log_degree, dual.upload<Fp3>(e), t);
+      auto cpu = opt::make_cpu_backend(0);
+      opt::Transcript tc("gpu-check");
+      const auto cpu_proof = opt::fri_prove(*cpu, o, log_degree, cpu->upload<Fp3>(e), tc);
+      if (spec::encode_fri_proof(proof) != spec::encode_fri_proof(cpu_proof)) throw std::runtime_error("proof bytes differ");
+      ref::Transcript vt("gpu-check");
+      if (auto err = ref::fri_verify(o, log_degree, proof, vt)) throw std::runtime_error("rejected: " + err->what);
+    });
+  }
+}
+
+double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+// Best of `reps` runs, in ms (every backend operation synchronizes before returning).
+double best_ms(int reps, const std::function<void()>& f) {
+  f();  // warm-up: twiddle trees, allocation
+  double best = 1e300;
+  for (int r = 0; r < reps; ++r) {
+    const double t0 = now_ms();
+    f();
+    best = std::min(best, now_ms() - t0);
+  }
+  return best;
+}
+
+struct Row {
+  std::string what;
+  double bytes;  // that must move
+  double gpu_ms = 0, cpu_ms = 0;
+};
+
+void timing(Backend* gpu, Backend& cpu, bool quick) {
+  const unsigned log_rows = quick ? 14 : 20, width = 64, log_fri = quick ? 14 : 22;
+  const size_t rows = size_t{1} << log_rows;
+  auto measure = [&](Backend& be, std::vector<Row>& table, bool fill) {
+    // bandwidth: a 1 GiB copy, bytes read and written
+    const size_t copy_bytes = quick ? (size_t{64} << 20) : (size_t{1} << 30);
+    auto a = be.allocate(copy_bytes), b = be.allocate(copy_bytes);
+    const double copy_ms = best_ms(5, [&] { be.copy(*b, *a, copy_bytes); });
+    const auto m = be.upload<Fp>(random_fp(rows * width, 1));
+    auto lde = be.alloc<Fp>(2 * rows * width);
+    const double lde_ms = best_ms(3, [&] { be.batch_coset_lde(m, width, 1, Fp::from_u64(7), lde); });
+    auto nodes = be.alloc<Digest>(4 * rows);
+    const double merkle_ms = best_ms(3, [&] {
+      be.hash_rows(lde, width, nodes);
+      be.merkle_tree(nodes);
+    });
+    const spec::FriOptions o{1, 2, 40, 16, 5};
+    const auto e = be.upload<Fp3>(fri_input(log_fri, o.log_blowup, 5));
+    const double fri_ms = best_ms(2, [&] {
+      opt::Transcript t("bench");
+      opt::fri_prove(be, o, log_fri, e, t);
+    });
+    if (fill) {
+      const double in_bytes = double(rows) * width * 8;
+      // FRI: each layer is read twice (leaves, fold) and the next written; 24 bytes per value.
+      double fri_bytes = 0;
+      for (size_t n = size_t{2} << log_fri; n > 32; n /= 4) fri_bytes += 24.0 * (2 * n + n / 4.0);
+      table = {{"device copy (read + write)", 2.0 * copy_bytes},
+               {"LDE 64 x 2^" + std::to_string(log_rows) + " -> 2^" + std::to_string(log_rows + 1), in_bytes * 3},
+               {"Merkle commit of that LDE", in_bytes * 2 + 4.0 * rows * 32},
+               {"FRI prove, degree < 2^" + std::to_string(log_fri) + ", blowup 2", fri_bytes}};
+    }
+    return std::vector<double>{copy_ms, lde_ms, merkle_ms, fri_ms};
+  };
+  std::vector<Row> table;
+  const auto c = measure(cpu, table, true);
+  std::vector<double> g;
+  if (gpu) g = measure(*gpu, table, false);
+  Backend& floor_be = gpu ? *gpu : cpu;
+  const double bw = table[0].bytes / ((gpu ? g[0] : c[0]) / 1e3);  // bytes per second
+  std::printf("\ntiming (best of several runs; floor = bytes / %s copy bandwidth %.1f GB/s)\n", floor_be.name().c_str(),
+              bw / 1e9);
+  std::printf("%-44s %12s %12s %10s %12s %10s\n", "step", "gpu ms", "floor ms", "gpu/floor", "cpu ms", "cpu/gpu");
+  for (size_t i = 0; i < table.size(); ++i) {
+    const double floor_ms = table[i].bytes / bw * 1e3;
+    if (gpu)
+      std::printf("%-44s %12.3f %12.3f %10.2f %12.2f %10.1f\n", table[i].what.c_str(), g[i], floor_ms, g[i] / floor_ms,
+                  c[i], c[i] / g[i]);
+    else
+      std::printf("%-44s %12s %12.3f %10s %12.2f %10s\n", table[i].what.c_str(), "-", floor_ms, "-", c[i], "-");
+  }
+}
+
+}  // namespace
+}  // namespace zkrv
+
+int main(int argc, char** argv) {
+  bool quick = false, require_gpu = false, skip_timing = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--quick") quick = true;
+    else if (a == "--require-gpu") require_gpu = true;
+    else if (a == "--skip-timing") skip_timing = true;
+    else {
+      std::fprintf(stderr, "zkrv-gpu-check: unknown option '%s' (options: --quick --require-gpu --skip-timing)\n", a.c_str());
+      return 2;
+    }
+  }
+  using namespace zkrv;
+  std::string why;
+  auto cuda = opt::make_cuda_backend(&why);
+  if (!cuda) {
+    std::printf("no CUDA backend (%s): checking the CPU backend against itself\n", why.c_str());
+    if (require_gpu) return 2;
+  }
+  auto cpu = opt::make_cpu_backend(0);
+  {
+    auto dual = opt::make_dual_backend(opt::make_cpu_backend(0), cuda ? opt::make_cuda_backend(nullptr) : opt::make_cpu_backend(1));
+    correctness(*dual, quick);
+  }
+  std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "all checks passed", failures);
+  if (!skip_timing) timing(cuda.get(), *cpu, quick);
+  return failures ? 1 : 0;
+}
