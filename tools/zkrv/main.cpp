@@ -1,5 +1,5 @@
-// zkrv — command-line front end. `zkrv run` executes a guest ELF; later subcommands (prove,
-// verify, check, profile) join it here.
+// zkrv — command-line front end: `zkrv run` executes a guest ELF, `zkrv profile` attributes its
+// cycles, `zkrv check` checks its trace against the constraint spec; prove and verify join later.
 
 #include <CLI/CLI.hpp>
 
@@ -11,6 +11,8 @@
 #include <string>
 
 #include "optimized/exec/fast_executor.h"
+#include "reference/air/check.h"
+#include "reference/air/interpret.h"
 #include "reference/elf/elf_loader.h"
 #include "reference/exec/executor.h"
 #include "spec/isa.h"
@@ -206,6 +208,43 @@ int cmd_profile(const ProfileArgs& a) {
   return r.status == spec::ExitStatus::kExited ? 0 : cli::fault_exit_code(r.fault.kind);
 }
 
+struct CheckArgs {
+  std::string program, input, spec_dir = ZKRV_SPEC_DIR;
+  uint64_t max_cycles = uint64_t{1} << 22;
+  uint64_t seed = 0;
+};
+
+// zkrv check: execute, build the AIR tables, check every constraint and bus with the reference
+// evaluator, and check that the spec's own expressions agree with it on every row.
+int cmd_check(const CheckArgs& a) {
+  using namespace zkrv;
+  auto loaded = spec::air::load_spec_dir(a.spec_dir);
+  if (!loaded.spec) return fail(cli::kBadInput, "constraint spec: " + loaded.errors.front().str());
+  Guest g;
+  if (int err = load_guest(a.program, a.input, spec::kDefaultMaxInputBytes, g); err != 0) return err;
+  spec::ExecOptions opt;
+  opt.max_cycles = a.max_cycles;
+  opt.random_seed = a.seed;
+  opt.trace = true;
+  std::cerr << "zkrv: executing " << a.program << " ...\n";
+  const auto r = opt::execute(g.image, g.input, opt);
+  if (r.status != spec::ExitStatus::kExited) {
+    std::cerr << "zkrv: guest " << spec::describe(r.fault) << "\n";
+    return fail(cli::fault_exit_code(r.fault.kind), "only runs that exit can be checked");
+  }
+  std::cerr << "zkrv: " << r.cycles << " cycles; building and checking the tables ...\n";
+  const auto trace = ref::air::build_trace(g.image, r);
+  const auto report = ref::air::check_trace(trace);
+  if (!report.ok()) {
+    std::cout << "FAIL: " << report.summary() << "\n";
+    return 1;
+  }
+  if (auto d = ref::air::spec_disagreement(*loaded.spec, trace))
+    return fail(70, "internal error: the reference evaluator and the spec disagree: " + *d);
+  std::cout << report.summary() << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -249,6 +288,20 @@ int main(int argc, char** argv) {
   prof->footer("The guest's public output is discarded; cycle counts are those of `zkrv run`. Exit code: 0, or the\n"
                "fault's code (101-107) if the guest faulted, 65 for a cost-scope misuse (end without start).");
 
+  CheckArgs ca;
+  auto* chk = app.add_subcommand("check", "Execute a guest and check its trace against every constraint and bus of the "
+                                          "constraint spec (no proof)");
+  chk->add_option("PROGRAM", ca.program, "guest ELF (RV64IM, static, ET_EXEC)")->required();
+  chk->add_option("--input", ca.input, "private input file");
+  chk->add_option("--max-cycles", ca.max_cycles, "refuse runs longer than N cycles (the trace is kept in memory)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  chk->add_option("--random-seed", ca.seed, "seed of zkvm_random_u64")->capture_default_str();
+  chk->add_option("--spec", ca.spec_dir, "folder of the constraint spec (spec/tables)")->capture_default_str()
+      ->check(CLI::ExistingDirectory);
+  chk->footer("Prints \"N constraints on M rows in K tables hold; B buses balance\", or FAIL and the first failing\n"
+              "constraint (spec ID, table, row, values) or unbalanced bus (its unmatched tuples). Exit code: 0 all hold,\n"
+              "1 a constraint or bus fails, 101-107 the guest faulted, 64-66 usage and file errors, 70 internal error.");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -263,6 +316,7 @@ int main(int argc, char** argv) {
   try {
     if (*run) return cmd_run(ra);
     if (*prof) return cmd_profile(pa);
+    if (*chk) return cmd_check(ca);
   } catch (const std::bad_alloc&) {
     return fail(zkrv::cli::kIoError, "out of memory");
   } catch (const std::exception& e) {

@@ -1,0 +1,85 @@
+#include "reference/air/check.h"
+
+#include <sstream>
+
+#include "reference/air/evaluate.h"
+
+namespace zkrv::ref::air {
+namespace {
+
+std::string row_values(const TraceTable& t, size_t r) {
+  std::ostringstream os;
+  for (size_t c = 0; c < t.columns.size(); ++c) os << (c ? " " : "") << t.columns[c] << "=" << t.rows[r][c];
+  return os.str();
+}
+
+class CheckSink final : public Sink {
+ public:
+  CheckSink(const AirTrace& t, const std::set<std::string>& disabled, CheckReport& r) : trace_(t), disabled_(disabled), rep_(r) {}
+  void constraint(const std::string& table, const std::string& id, size_t row, uint64_t value) override {
+    if (disabled_.count(id)) return;
+    ids_.insert(id);
+    ++rep_.evaluations;
+    if (value == 0) return;
+    ++rep_.failure_count;
+    if (rep_.failures.size() >= 100) return;
+    const TraceTable& t = trace_.table(table);
+    std::string v = "value " + std::to_string(value) + "; row " + std::to_string(row) + ": " + row_values(t, row);
+    if (row + 1 < t.height()) v += "; next: " + row_values(t, row + 1);
+    rep_.failures.push_back({id, table, row, v});
+  }
+  void bus(const std::string&, const std::string& id, const std::string& bus, bool send, size_t row,
+           const std::vector<uint64_t>& tuple, uint64_t mult) override {
+    if (disabled_.count(id)) return;
+    events.push_back({id, bus, send, row, tuple, mult});
+  }
+  std::vector<BusEvent> events;
+  std::set<std::string> ids_;
+
+ private:
+  const AirTrace& trace_;
+  const std::set<std::string>& disabled_;
+  CheckReport& rep_;
+};
+
+}  // namespace
+
+bool CheckReport::ok() const {
+  if (failure_count) return false;
+  for (const auto& b : buses)
+    if (!b.balanced) return false;
+  return true;
+}
+
+std::string CheckReport::summary() const {
+  std::ostringstream os;
+  if (!failures.empty()) {
+    const Failure& f = failures.front();
+    os << "constraint " << f.id << " fails in table " << f.table << " at row " << f.row << " (" << failure_count
+       << " failing evaluations in all): " << f.values;
+    return os.str();
+  }
+  for (const auto& b : buses)
+    if (!b.balanced) {
+      os << "bus " << b.bus << " does not balance";
+      if (!b.unmatched.empty()) os << "; unmatched: " << b.unmatched.front();
+      for (size_t i = 1; i < b.unmatched.size() && i < 4; ++i) os << "; " << b.unmatched[i];
+      return os.str();
+    }
+  os << constraints << " constraints on " << rows << " rows in " << tables << " tables hold; " << buses.size()
+     << " buses balance";
+  return os.str();
+}
+
+CheckReport check_trace(const AirTrace& trace, const std::set<std::string>& disabled) {
+  CheckReport rep;
+  CheckSink sink(trace, disabled, rep);
+  evaluate(trace, sink);
+  rep.constraints = sink.ids_.size();
+  rep.tables = trace.tables.size();
+  for (const auto& t : trace.tables) rep.rows += t.height();
+  rep.buses = check_buses(sink.events);
+  return rep;
+}
+
+}  // namespace zkrv::ref::air

@@ -1,0 +1,110 @@
+#pragma once
+// The machine-readable part of the constraint spec (spec/tables/*.md, format in spec/README.md):
+// tables with their columns, constraints, bus interactions and assumptions; bus declarations,
+// public values and the degree bound. load_spec parses the Markdown, then checks it: unknown
+// names, next-row references outside transition constraints, the degree bound, bus arity and
+// element ranges against the declarations, senders without receivers, duplicate IDs. Every
+// error names file:line.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/air/expr.h"
+
+namespace zkrv::spec::air {
+
+struct Location {
+  std::string file;
+  size_t line = 0;
+};
+struct SpecError {
+  Location at;
+  std::string what;
+  std::string str() const { return at.file + ":" + std::to_string(at.line) + ": " + what; }
+};
+
+enum class ColumnKind { kMain, kPreprocessed, kAuxiliary };
+enum class ColumnType { kBit, kByte, kU16, kU32, kField };  // ordered by range
+const char* type_name(ColumnType t);
+uint64_t type_bound(ColumnType t);  // values are < bound (kField: p)
+
+struct Column {
+  std::string name;
+  ColumnKind kind = ColumnKind::kMain;
+  ColumnType type = ColumnType::kField;
+  std::string doc;
+  Location at;
+};
+enum class Rows { kFirst, kLast, kTransition, kEvery };
+const char* rows_name(Rows r);
+struct Constraint {
+  std::string id;
+  Rows rows = Rows::kEvery;
+  std::unique_ptr<Expr> expr;
+  Location at;
+};
+struct BusInteraction {
+  std::string id;
+  bool send = true;  // senders add mult / (alpha - h(tuple)), receivers subtract it
+  std::string bus;
+  std::vector<std::unique_ptr<Expr>> tuple;
+  std::unique_ptr<Expr> mult;
+  Location at;
+};
+struct Assumption {
+  std::string id;
+  std::string text;
+  Location at;
+};
+struct Table {
+  std::string name;
+  std::string file;
+  std::vector<Column> columns;
+  std::vector<Constraint> constraints;
+  std::vector<BusInteraction> buses;
+  std::vector<Assumption> assumptions;
+  std::vector<std::string> ids;  // every ID in document order
+  int column_index(const std::string& name) const;
+};
+struct BusField {
+  std::string name;
+  ColumnType type;
+};
+struct BusDecl {
+  std::string name;
+  std::vector<BusField> fields;
+  Location at;
+};
+struct PublicDecl {
+  std::string name;
+  std::string doc;
+  Location at;
+};
+struct Spec {
+  unsigned max_degree = 0;
+  std::vector<BusDecl> buses;
+  std::vector<PublicDecl> publics;
+  std::vector<Table> tables;
+  const Table* table(const std::string& name) const;
+  const BusDecl* bus(const std::string& name) const;
+  size_t bus_index(const std::string& name) const;  // its tag in the LogUp fingerprint
+  std::vector<std::string> ids() const;             // all IDs, tables in file order
+};
+
+struct SourceFile {
+  std::string name;  // for messages
+  std::string text;
+};
+struct LoadResult {
+  std::optional<Spec> spec;
+  std::vector<SpecError> errors;
+};
+// Parses and checks; spec is set only when there is no error.
+LoadResult load_spec(const std::vector<SourceFile>& files);
+// Reads spec/tables/air.md then every other *.md in the folder, sorted by name.
+LoadResult load_spec_dir(const std::string& dir);
+
+}  // namespace zkrv::spec::air
