@@ -22,6 +22,7 @@ class CheckSink final : public Sink {
     ++rep_.evaluations;
     if (value == 0) return;
     ++rep_.failure_count;
+    rep_.failing_ids.insert(id);
     if (rep_.failures.size() >= 100) return;
     const TraceTable& t = trace_.table(table);
     std::string v = "value " + std::to_string(value) + "; row " + std::to_string(row) + ": " + row_values(t, row);

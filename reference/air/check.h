@@ -23,6 +23,7 @@ struct CheckReport {
   size_t rows = 0, tables = 0;
   std::vector<Failure> failures;   // at most 100 kept; failure_count has them all
   size_t failure_count = 0;
+  std::set<std::string> failing_ids;  // every constraint ID that failed somewhere
   std::vector<BusResult> buses;
   bool ok() const;
   std::string summary() const;  // "N constraints on M rows in K tables hold; B buses balance" or the first failure

@@ -2,6 +2,9 @@
 // in order; tests/air/spec_lint_test.cpp).
 #include "reference/air/evaluate.h"
 
+#include <string_view>
+#include <unordered_map>
+
 #include "reference/field/goldilocks.h"
 
 namespace zkrv::ref::air {
@@ -9,25 +12,31 @@ namespace {
 
 Fp f(uint64_t v) { return Fp::from_u64(v); }
 
-// Reads a row (and the next one, for transition constraints) by column name.
+// Reads a row (and the next one, for transition constraints) by column name; the names are
+// resolved to indices once per table.
 struct RowView {
   const TraceTable& t;
+  const std::unordered_map<std::string_view, size_t>& index;
   size_t r;
-  Fp operator()(const char* column) const { return f(t.rows[r][t.col(column)]); }
-  Fp next(const char* column) const { return f(t.rows[r + 1][t.col(column)]); }
+  Fp operator()(std::string_view column) const { return f(t.rows[r][index.at(column)]); }
+  Fp next(std::string_view column) const { return f(t.rows[r + 1][index.at(column)]); }
 };
+std::unordered_map<std::string_view, size_t> column_index(const TraceTable& t) {
+  std::unordered_map<std::string_view, size_t> m;
+  for (size_t c = 0; c < t.columns.size(); ++c) m[t.columns[c]] = c;
+  return m;
+}
 
 // ---- byte (spec/tables/byte.md) ----
 void eval_byte(const TraceTable& t, Sink& s) {
   const size_t h = t.height();
+  const auto index = column_index(t);
   for (size_t r = 0; r < h; ++r) {
-    const RowView x{t, r};
+    const RowView x{t, index, r};
     // spec: byte:c:value_first
     if (r == 0) s.constraint("byte", "byte:c:value_first", r, x("value").value());
     // spec: byte:c:value_step
     if (r + 1 < h) s.constraint("byte", "byte:c:value_step", r, (x.next("value") - x("value") - f(1)).value());
-    // spec: byte:c:value_last
-    if (r + 1 == h) s.constraint("byte", "byte:c:value_last", r, (x("value") - f(255)).value());
     // spec: byte:b:table
     s.bus("byte", "byte:b:table", "byte", false, r, {x("value").value()}, x("mult").value());
   }
@@ -40,8 +49,9 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
                                        "f_store", "f_opimm", "f_op", "f_opimm32", "f_op32", "f_system"};
   static const uint64_t kOpcodes[] = {0x37, 0x17, 0x6f, 0x67, 0x63, 0x03, 0x23, 0x13, 0x33, 0x1b, 0x3b, 0x73};
   const Fp entry = f(trace.publics.at("entry"));
+  const auto index = column_index(t);
   for (size_t r = 0; r < h; ++r) {
-    const RowView x{t, r};
+    const RowView x{t, index, r};
     const bool first = r == 0, last = r + 1 == h, trans = r + 1 < h;
     const Fp one = f(1), is_real = x("is_real");
     auto c = [&](const char* id, Fp v) { s.constraint("cpu", id, r, v.value()); };
@@ -109,6 +119,8 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
       for (size_t k = 0; k < 12; ++k) code = code + f(kOpcodes[k]) * x(kFlags[k]);
       c("cpu:c:opcode", x("b0") - f(128) * x("rd0") - code);
     }
+    // spec: cpu:c:ecall_only
+    c("cpu:c:ecall_only", x("f_system") * (x("insn") - f(0x73)));
     // spec: cpu:c:pc_sequential
     c("cpu:c:pc_sequential", (x("f_lui") + x("f_auipc") + x("f_load") + x("f_store") + x("f_opimm") + x("f_op") +
                               x("f_opimm32") + x("f_op32")) * (x("next_pc") - x("pc") - f(4)));
@@ -127,8 +139,9 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
 
 // ---- program (spec/tables/program.md) ----
 void eval_program(const TraceTable& t, Sink& s) {
+  const auto index = column_index(t);
   for (size_t r = 0; r < t.height(); ++r) {
-    const RowView x{t, r};
+    const RowView x{t, index, r};
     // spec: program:b:rom
     s.bus("program", "program:b:rom", "program", false, r, {x("pc").value(), x("insn").value()}, x("mult").value());
   }

@@ -1,6 +1,7 @@
 #include "reference/air/interpret.h"
 
 #include <map>
+#include <unordered_map>
 #include <stdexcept>
 
 namespace zkrv::ref::air {
@@ -9,14 +10,14 @@ void interpret(const spec::air::Spec& spec, const AirTrace& trace, Sink& sink) {
   using spec::air::Rows;
   for (const auto& st : spec.tables) {
     const TraceTable& t = trace.table(st.name);
-    std::vector<size_t> index(st.columns.size());
-    for (size_t c = 0; c < st.columns.size(); ++c) index[c] = t.col(st.columns[c].name);
+    std::unordered_map<std::string, size_t> index;  // spec column name -> trace column
+    for (const auto& c : st.columns) index[c.name] = t.col(c.name);
     const size_t h = t.height();
     for (size_t r = 0; r < h; ++r) {
       auto lookup = [&](const std::string& name, bool next) -> uint64_t {
-        const int c = st.column_index(name);
-        if (c < 0) return trace.publics.at(name);
-        return t.rows[next ? r + 1 : r][index[static_cast<size_t>(c)]];
+        const auto it = index.find(name);
+        if (it == index.end()) return trace.publics.at(name);
+        return t.rows[next ? r + 1 : r][it->second];
       };
       for (const auto& c : st.constraints) {
         const bool covers = c.rows == Rows::kEvery || (c.rows == Rows::kFirst && r == 0) ||
@@ -34,38 +35,51 @@ void interpret(const spec::air::Spec& spec, const AirTrace& trace, Sink& sink) {
 
 namespace {
 
+// Per ID, one value per row (kAbsent where the ID does not cover the row); a bus row's value is
+// a hash of its bus, direction, tuple and multiplicity.
+constexpr uint64_t kAbsent = ~uint64_t{0};
 class RecordingSink final : public Sink {
  public:
-  void constraint(const std::string&, const std::string& id, size_t row, uint64_t value) override {
-    values[{id, row}] = {value};
+  explicit RecordingSink(const AirTrace& t) : trace_(t) {}
+  void constraint(const std::string& table, const std::string& id, size_t row, uint64_t value) override {
+    slot(table, id)[row] = value;
   }
-  void bus(const std::string&, const std::string& id, const std::string& bus, bool send, size_t row,
+  void bus(const std::string& table, const std::string& id, const std::string& bus, bool send, size_t row,
            const std::vector<uint64_t>& tuple, uint64_t mult) override {
-    std::vector<uint64_t> v = tuple;
-    v.push_back(mult);
-    v.push_back(send);
-    v.push_back(std::hash<std::string>{}(bus));
-    values[{id, row}] = v;
+    uint64_t h = std::hash<std::string>{}(bus) ^ (send ? 0x9e3779b97f4a7c15ull : 0);
+    for (uint64_t v : tuple) h = (h ^ v) * 0x100000001b3ull + 0x7f4a7c15;
+    h = (h ^ mult) * 0x100000001b3ull;
+    slot(table, id)[row] = h == kAbsent ? 0 : h;
   }
-  std::map<std::pair<std::string, size_t>, std::vector<uint64_t>> values;
+  std::map<std::string, std::vector<uint64_t>> values;
+
+ private:
+  std::vector<uint64_t>& slot(const std::string& table, const std::string& id) {
+    auto it = values.find(id);
+    if (it == values.end()) it = values.emplace(id, std::vector<uint64_t>(trace_.table(table).height(), kAbsent)).first;
+    return it->second;
+  }
+  const AirTrace& trace_;
 };
 
 }  // namespace
 
 std::optional<std::string> spec_disagreement(const spec::air::Spec& spec, const AirTrace& trace) {
-  RecordingSink ref, interp;
+  RecordingSink ref(trace), interp(trace);
   evaluate(trace, ref);
   interpret(spec, trace, interp);
-  for (const auto& [key, v] : ref.values) {
-    const auto it = interp.values.find(key);
-    if (it == interp.values.end())
-      return key.first + " row " + std::to_string(key.second) + ": evaluated by the reference, not covered by the spec";
-    if (it->second != v)
-      return key.first + " row " + std::to_string(key.second) + ": the reference and the spec interpreter give different values";
+  for (const auto& [id, v] : ref.values) {
+    const auto it = interp.values.find(id);
+    if (it == interp.values.end()) return id + ": evaluated by the reference, not in the spec";
+    for (size_t row = 0; row < v.size(); ++row)
+      if (it->second[row] != v[row]) {
+        if (v[row] == kAbsent || it->second[row] == kAbsent)
+          return id + " row " + std::to_string(row) + ": the reference and the spec cover different rows";
+        return id + " row " + std::to_string(row) + ": the reference and the spec interpreter give different values";
+      }
   }
-  for (const auto& [key, v] : interp.values)
-    if (!ref.values.count(key))
-      return key.first + " row " + std::to_string(key.second) + ": in the spec, not evaluated by the reference";
+  for (const auto& [id, v] : interp.values)
+    if (!ref.values.count(id)) return id + ": in the spec, not evaluated by the reference";
   return std::nullopt;
 }
 

@@ -228,10 +228,9 @@ int cmd_check(const CheckArgs& a) {
   opt.trace = true;
   std::cerr << "zkrv: executing " << a.program << " ...\n";
   const auto r = opt::execute(g.image, g.input, opt);
-  if (r.status != spec::ExitStatus::kExited) {
-    std::cerr << "zkrv: guest " << spec::describe(r.fault) << "\n";
-    return fail(cli::fault_exit_code(r.fault.kind), "only runs that exit can be checked");
-  }
+  if (r.status != spec::ExitStatus::kExited)
+    return fail(cli::fault_exit_code(r.fault.kind),
+                "only runs that exit can be checked; this one stopped: " + spec::describe(r.fault));
   std::cerr << "zkrv: " << r.cycles << " cycles; building and checking the tables ...\n";
   const auto trace = ref::air::build_trace(g.image, r);
   const auto report = ref::air::check_trace(trace);

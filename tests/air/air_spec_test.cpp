@@ -1,0 +1,93 @@
+// The constraint spec format: the real spec (spec/tables) loads without errors; malformed
+// documents are rejected with the file:line and what is wrong; the expression language parses,
+// reports the column of a syntax error, and computes degrees and values.
+#include <gtest/gtest.h>
+
+#include "spec/air/spec.h"
+
+namespace zkrv::spec::air {
+namespace {
+
+TEST(AirSpec, TheRepositorySpecLoads) {
+  const auto r = load_spec_dir(ZKRV_SPEC_DIR);
+  ASSERT_TRUE(r.spec) << r.errors.front().str();
+  EXPECT_EQ(r.spec->max_degree, 3u);
+  ASSERT_NE(r.spec->table("cpu"), nullptr);
+  EXPECT_GT(r.spec->ids().size(), 30u);
+}
+
+TEST(AirSpec, Expressions) {
+  ParseFailure f;
+  auto e = parse_expr("is_real' * (pc' - next_pc) + 3 * x^2 - -1", &f);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(degree(*e), 2u);
+  const uint64_t v = eval(*e, [](const std::string& n, bool next) -> uint64_t {
+    if (n == "is_real") return next ? 1 : 0;
+    if (n == "pc") return next ? 10 : 0;
+    if (n == "next_pc") return 4;
+    return 5;  // x
+  });
+  EXPECT_EQ(v, 6u + 75u + 1u);
+  EXPECT_EQ(eval(*parse_expr("0 - 1", &f), [](auto&, bool) { return 0ull; }), 0xFFFFFFFF00000000ull);
+  for (const auto& [text, column] : std::vector<std::pair<std::string, size_t>>{
+           {"a +", 3}, {"(a", 2}, {"a b", 2}, {"2^", 2}, {"0xFFFFFFFF00000001", 0}, {"a ^ 99", 4}, {"a $ b", 2}}) {
+    EXPECT_FALSE(parse_expr(text, &f)) << text;
+    EXPECT_EQ(f.column, column) << text << ": " << f.what;
+  }
+}
+
+std::vector<SpecError> errors_of(const std::string& table_doc) {
+  const std::string air = "```zkrv\nmax_degree 3\npublic entry \"e\"\nbusdef byte (value: byte)\n```\n";
+  const std::string byte_table = "```zkrv\ntable bt\ncolumn v main byte \"v\"\nbus bt:b:r receive byte (v)\n```\n";
+  return load_spec({{"air.md", air}, {"bt.md", byte_table}, {"t.md", table_doc}}).errors;
+}
+
+// Each malformed statement: the message names t.md, the line, and says what is wrong.
+TEST(AirSpec, ErrorsNameFileLineAndCause) {
+  struct Case {
+    std::string doc;
+    size_t line;
+    std::string says;
+  };
+  const std::string head = "# title\n```zkrv\ntable t\ncolumn a main field \"a\"\ncolumn b main bit \"b\"\n";
+  const std::vector<Case> cases = {
+      {head + "constraint t:c:x every: a + c\n```\n", 6, "unknown name 'c'"},
+      {head + "constraint t:c:x every: a * a * a * a\n```\n", 6, "degree 4 exceeds max_degree 3"},
+      {head + "constraint t:c:x every: a' - a\n```\n", 6, "outside a transition constraint"},
+      {head + "constraint t:c:x sometimes: a\n```\n", 6, "rows must be first, last, transition or every"},
+      {head + "constraint u:c:x every: a\n```\n", 6, "must look like t:c:<name>"},
+      {head + "constraint t:c:x every: a\nconstraint t:c:x every: b\n```\n", 7, "duplicate ID 't:c:x'"},
+      {head + "constraint t:c:x every: (a + \n```\n", 6, "at column"},
+      {head + "column a main field \"again\"\n```\n", 6, "duplicate column 'a'"},
+      {head + "column z main wide \"z\"\n```\n", 6, "unknown type 'wide'"},
+      {head + "column z secret field \"z\"\n```\n", 6, "kind must be main, preprocessed or auxiliary"},
+      {head + "column z main field\n```\n", 6, "quoted description"},
+      {head + "bus t:b:x send byte (a)\n```\n", 6, "field value is byte, but 'a' is not known to be in that range"},
+      {head + "bus t:b:x send byte (b, b)\n```\n", 6, "carries 1 values, the tuple has 2"},
+      {head + "bus t:b:x send nowhere (b)\n```\n", 6, "unknown bus 'nowhere'"},
+      {head + "bus t:b:x post byte (b)\n```\n", 6, "expected send or receive"},
+      {head + "bus t:b:x send byte (b) times a\n```\n", 6, "expected 'mult <expression>'"},
+      {head + "assume t:a:x no quotes\n```\n", 6, "expected: assume"},
+      {head + "frobnicate\n```\n", 6, "unknown statement 'frobnicate'"},
+      {head + "constraint t:c:x every: a\n", 6, "unterminated ```zkrv block"},
+      {"```zkrv\ncolumn a main field \"a\"\n```\n", 2, "before any 'table'"},
+  };
+  for (const auto& c : cases) {
+    const auto errs = errors_of(c.doc);
+    ASSERT_FALSE(errs.empty()) << c.doc;
+    const std::string msg = errs.front().str();
+    EXPECT_NE(msg.find("t.md:" + std::to_string(c.line) + ": "), std::string::npos) << msg;
+    EXPECT_NE(msg.find(c.says), std::string::npos) << msg;
+  }
+}
+
+TEST(AirSpec, BusesNeedBothSides) {
+  const std::string air = "```zkrv\nmax_degree 3\nbusdef lonely (x: field)\n```\n";
+  const std::string t = "```zkrv\ntable t\ncolumn a main field \"a\"\nbus t:b:x send lonely (a)\n```\n";
+  const auto errs = load_spec({{"air.md", air}, {"t.md", t}}).errors;
+  ASSERT_EQ(errs.size(), 1u);
+  EXPECT_NE(errs[0].str().find("air.md:3: bus lonely has no receiver"), std::string::npos) << errs[0].str();
+}
+
+}  // namespace
+}  // namespace zkrv::spec::air
