@@ -1,0 +1,566 @@
+// The reference AIR checker against real and mutated traces:
+//  - completeness: every example guest and ISA conformance program that exits passes, and the
+//    reference evaluator agrees with the spec interpreter on every row (three-way agreement);
+//    random rows agree too;
+//  - negative tests: for every constraint and bus ID a mutation of a valid trace that it
+//    rejects, plus the fault classes this slice covers (pc changed, instruction word changed,
+//    a byte of the program image changed, the exit moved);
+//  - adequacy: with each constraint switched off in turn, some mutation must be accepted;
+//  - lint: every spec ID is implemented once in reference/air/evaluate.cpp, in spec order, the
+//    code names no ID the spec lacks, and every constraint and bus ID has a negative test.
+// ZKRV_AIR_MAX_CYCLES (default 2^17) bounds the programs of the completeness test; the `long`
+// label runs it up to 2^23.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <random>
+#include <regex>
+#include <sstream>
+
+#include "optimized/exec/fast_executor.h"
+#include "reference/air/check.h"
+#include "reference/air/interpret.h"
+#include "reference/elf/elf_loader.h"
+#include "spec/air/spec.h"
+
+namespace zkrv::ref::air {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr uint64_t P = 0xFFFFFFFF00000001ull;
+
+const spec::air::Spec& the_spec() {
+  static const auto r = spec::air::load_spec_dir(ZKRV_SPEC_DIR);
+  if (!r.spec) throw std::runtime_error(r.errors.front().str());
+  return *r.spec;
+}
+
+std::vector<uint8_t> slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+struct Run {
+  spec::ProgramImage image;
+  spec::ExecResult result;
+};
+std::optional<Run> run_elf(const fs::path& elf, const fs::path& input, uint64_t max_cycles) {
+  auto loaded = load_elf(slurp(elf));
+  if (!loaded.ok()) return std::nullopt;
+  spec::ExecOptions o;
+  o.max_cycles = max_cycles;
+  o.trace = true;
+  o.random_seed = 1;
+  const auto in = fs::exists(input) ? slurp(input) : std::vector<uint8_t>{};
+  return Run{*loaded.image, opt::execute(*loaded.image, in, o)};
+}
+
+// The fibonacci guest's trace: the base of most mutations.
+const AirTrace& fib() {
+  static const AirTrace t = [] {
+    auto r = run_elf(fs::path(ZKRV_GUEST_PROGRAMS_DIR) / "fibonacci.elf", fs::path(ZKRV_SOURCE_DIR) / "guest/programs/fibonacci.input",
+                     1 << 20);
+    return build_trace(r->image, r->result);
+  }();
+  return t;
+}
+
+// A two-cycle program, nop then ecall, built without an ELF: its byte lookups are 0x13, 0x00 and
+// 0x73 only, which leaves room in the byte table for the attacks on it.
+const AirTrace& mini() {
+  static const AirTrace t = [] {
+    spec::ProgramImage img;
+    img.entry = 0x10000;
+    img.segments.push_back({0x10000, 8, spec::kFlagR | spec::kFlagX, {0x13, 0, 0, 0, 0x73, 0, 0, 0}});
+    spec::ExecResult r;
+    r.status = spec::ExitStatus::kExited;
+    r.cycles = 2;
+    r.trace.resize(2);
+    r.trace[0].pc = 0x10000, r.trace[0].insn = 0x13, r.trace[0].next_pc = 0x10004;
+    r.trace[1].pc = 0x10004, r.trace[1].insn = 0x73, r.trace[1].next_pc = 0x10004, r.trace[1].cycle = 1;
+    return build_trace(img, r);
+  }();
+  return t;
+}
+
+// Four cycles over five words: ecall (read), jal +4, jal +4, ecall (exit), and a zero word
+// that is never executed. Its duplicated jal word and the zero word make room for the attacks on
+// pc_ecall and one_class that the real guests' traces do not offer.
+const AirTrace& jumps() {
+  static const AirTrace t = [] {
+    spec::ProgramImage img;
+    img.entry = 0x10000;
+    const uint32_t words[] = {0x00000073, 0x0040006f, 0x0040006f, 0x00000073, 0x00000000};
+    std::vector<uint8_t> bytes;
+    for (uint32_t w : words)
+      for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<uint8_t>(w >> (8 * k)));
+    img.segments.push_back({0x10000, bytes.size(), spec::kFlagR | spec::kFlagX, bytes});
+    spec::ExecResult r;
+    r.status = spec::ExitStatus::kExited;
+    r.cycles = 4;
+    r.trace.resize(4);
+    for (uint64_t i = 0; i < 4; ++i) {
+      r.trace[i].cycle = i;
+      r.trace[i].pc = 0x10000 + 4 * i;
+      r.trace[i].insn = words[i];
+      r.trace[i].next_pc = i == 3 ? 0x1000c : 0x10000 + 4 * (i + 1);
+    }
+    return build_trace(img, r);
+  }();
+  return t;
+}
+
+// ---- editing traces ----------------------------------------------------------------------
+
+uint64_t& at(AirTrace& t, const char* table, size_t row, const char* col) {
+  auto& tab = t.table(table);
+  return tab.rows[row][tab.col(col)];
+}
+uint64_t get(const AirTrace& t, const char* table, size_t row, const char* col) {
+  const auto& tab = t.table(table);
+  return tab.rows[row][tab.col(col)];
+}
+size_t real_rows(const AirTrace& t) {
+  size_t n = 0;
+  while (n < t.table("cpu").height() && get(t, "cpu", n, "is_real") == 1) ++n;
+  return n;
+}
+const char* const kFlags[] = {"f_lui", "f_auipc", "f_jal", "f_jalr", "f_branch", "f_load",
+                              "f_store", "f_opimm", "f_op", "f_opimm32", "f_op32", "f_system"};
+const uint64_t kCodes[] = {0x37, 0x17, 0x6f, 0x67, 0x63, 0x03, 0x23, 0x13, 0x33, 0x1b, 0x3b, 0x73};
+const bool kSequential[] = {true, true, false, false, false, true, true, true, true, true, true, false};
+int flag_of(const AirTrace& t, size_t r) {
+  for (int k = 0; k < 12; ++k)
+    if (get(t, "cpu", r, kFlags[k]) == 1) return k;
+  return -1;
+}
+// Sets insn and the columns derived from it (bytes, rd0, class flag) on a cpu row.
+void set_insn(AirTrace& t, size_t r, uint32_t insn) {
+  at(t, "cpu", r, "insn") = insn;
+  for (int k = 0; k < 4; ++k) at(t, "cpu", r, ("b" + std::to_string(k)).c_str()) = (insn >> (8 * k)) & 0xff;
+  at(t, "cpu", r, "rd0") = (insn >> 7) & 1;
+  for (int k = 0; k < 12; ++k) at(t, "cpu", r, kFlags[k]) = (insn & 0x7f) == kCodes[k];
+}
+// The multiplicity columns recomputed from the senders, so that a mutation of the cpu table
+// keeps the buses balanced whenever its tuples exist in the receiving tables.
+void rebalance(AirTrace& t) {
+  auto& byte = t.table("byte");
+  auto& prog = t.table("program");
+  std::map<uint64_t, uint64_t> bytes;
+  std::map<std::pair<uint64_t, uint64_t>, uint64_t> fetches;
+  const auto& cpu = t.table("cpu");
+  for (size_t r = 0; r < cpu.height(); ++r) {
+    const uint64_t m = get(t, "cpu", r, "is_real");
+    for (const char* b : {"b0", "b1", "b2", "b3"}) bytes[get(t, "cpu", r, b)] = (bytes[get(t, "cpu", r, b)] + m) % P;
+    auto& f = fetches[{get(t, "cpu", r, "pc"), get(t, "cpu", r, "insn")}];
+    f = (f + m) % P;
+  }
+  for (auto& row : byte.rows) row[byte.col("mult")] = bytes.count(row[byte.col("value")]) ? bytes[row[byte.col("value")]] : 0;
+  for (auto& row : prog.rows) row[prog.col("mult")] = fetches.count({row[0], row[1]}) ? fetches[{row[0], row[1]}] : 0;
+}
+// ROM addresses holding `word` other than `pc`.
+std::vector<uint64_t> other_addresses(const AirTrace& t, uint64_t word, uint64_t pc) {
+  std::vector<uint64_t> out;
+  const auto& prog = t.table("program");
+  for (const auto& row : prog.rows)
+    if (row[prog.col("insn")] == word && row[prog.col("pc")] != pc && row[prog.col("pc")] != 0) out.push_back(row[prog.col("pc")]);
+  return out;
+}
+// Pads the cpu table (from row `from` on) as the trace builder does.
+void pad_from(AirTrace& t, size_t from) {
+  auto& cpu = t.table("cpu");
+  for (size_t r = from; r < cpu.height(); ++r)
+    for (size_t c = 0; c < cpu.columns.size(); ++c) cpu.rows[r][c] = cpu.columns[c] == "clk" ? r : 0;
+}
+
+// ---- mutations -----------------------------------------------------------------------------
+
+struct Mutation {
+  std::string expect;  // the constraint or bus ID that must reject it
+  std::string what;
+  std::function<bool(AirTrace&)> apply;  // false: not applicable to this base trace (a test bug)
+  enum class Base { kFib, kMini, kJumps } base = Base::kFib;
+  AirTrace start() const { return base == Base::kMini ? mini() : base == Base::kJumps ? jumps() : fib(); }
+};
+
+// Finds a sequential row r (next_pc = pc + 4, not the last real row) whose following row is a
+// control-flow instruction whose word also sits at another address.
+std::optional<std::pair<size_t, uint64_t>> seq_then_duplicated_jump(const AirTrace& t, bool ecall_first) {
+  const size_t n = real_rows(t);
+  for (size_t r = 0; r + 2 < n; ++r) {
+    const int k = flag_of(t, r), k2 = flag_of(t, r + 1);
+    if (ecall_first ? k != 11 : !(k >= 0 && kSequential[k])) continue;
+    if (!(k2 == 2 || k2 == 3 || k2 == 4)) continue;
+    const auto other = other_addresses(t, get(t, "cpu", r + 1, "insn"), get(t, "cpu", r + 1, "pc"));
+    if (!other.empty()) return std::pair{r, other.front()};
+  }
+  return std::nullopt;
+}
+
+// A flag combination on a sequential row that keeps Σ flags = 1 and the opcode sum, with
+// `target` the only non-bit flag (value 1 - |S|, S a set of other flags set to 1).
+bool non_bit_flag(AirTrace& t, int target) {
+  const size_t n = real_rows(t);
+  for (size_t r = 0; r + 1 < n; ++r) {
+    const int k = flag_of(t, r);
+    if (k < 0 || !kSequential[k] || get(t, "cpu", r, "next_pc") != get(t, "cpu", r, "pc") + 4) continue;
+    const int64_t code = static_cast<int64_t>(kCodes[k]);
+    for (int a = 0; a < 11; ++a)
+      for (int b = a + 1; b < 11; ++b) {  // S = {a, b}, target = -1, system excluded
+        if (a == target || b == target || target == 11) continue;
+        if (static_cast<int64_t>(kCodes[a] + kCodes[b]) - static_cast<int64_t>(kCodes[target]) != code) continue;
+        for (int j = 0; j < 12; ++j) at(t, "cpu", r, kFlags[j]) = 0;
+        at(t, "cpu", r, kFlags[a]) = 1, at(t, "cpu", r, kFlags[b]) = 1, at(t, "cpu", r, kFlags[target]) = P - 1;
+        return true;
+      }
+  }
+  return false;
+}
+
+std::vector<Mutation> mutations() {
+  std::vector<Mutation> m;
+  // byte
+  m.push_back({"byte:c:value_first", "the byte table shifted to start at p - 100 (then -1 would pass as a byte)",
+               [](AirTrace& t) {
+                 auto& b = t.table("byte");
+                 for (size_t r = 0; r < 256; ++r) b.rows[r][b.col("value")] = (r + P - 100) % P;
+                 rebalance(t);
+                 return true;
+               }, Mutation::Base::kMini});
+  m.push_back({"byte:c:value_step", "two byte rows swapped", [](AirTrace& t) {
+                 auto& b = t.table("byte");
+                 std::swap(b.rows[200], b.rows[201]);
+                 return true;
+               }});
+  m.push_back({"byte:b:table", "a byte multiplicity off by one", [](AirTrace& t) {
+                 at(t, "byte", 0x13, "mult") += 1;
+                 return true;
+               }});
+  // cpu: rows
+  m.push_back({"cpu:c:real_bit", "is_real = 2 on the first padding row", [](AirTrace& t) {
+                 at(t, "cpu", real_rows(t), "is_real") = 2;
+                 return true;
+               }});
+  m.push_back({"cpu:c:real_first", "no real row at all (an empty run)", [](AirTrace& t) {
+                 const uint64_t entry = get(t, "cpu", 0, "pc");
+                 pad_from(t, 0);
+                 at(t, "cpu", 0, "pc") = entry;
+                 rebalance(t);
+                 return true;
+               }});
+  m.push_back({"cpu:c:real_prefix", "a padding row inside the run", [](AirTrace& t) {
+                 const size_t r = real_rows(t) / 2;
+                 const uint64_t next = get(t, "cpu", r, "next_pc");
+                 for (size_t c = 0; c < t.table("cpu").columns.size(); ++c)
+                   if (t.table("cpu").columns[c] != "clk") t.table("cpu").rows[r][c] = 0;
+                 at(t, "cpu", r, "next_pc") = next;
+                 rebalance(t);
+                 return true;
+               }});
+  m.push_back({"cpu:c:clk_first", "every clk shifted by 5", [](AirTrace& t) {
+                 for (size_t r = 0; r < t.table("cpu").height(); ++r) at(t, "cpu", r, "clk") += 5;
+                 return true;
+               }});
+  m.push_back({"cpu:c:clk_step", "clk jumps by 2 once", [](AirTrace& t) {
+                 for (size_t r = 10; r < t.table("cpu").height(); ++r) at(t, "cpu", r, "clk") += 1;
+                 return true;
+               }});
+  // cpu: pc
+  m.push_back({"cpu:c:pc_first", "fault class 'pc changed before a step': the run starts at the second instruction",
+               [](AirTrace& t) {
+                 auto& cpu = t.table("cpu");
+                 if (get(t, "cpu", 0, "next_pc") != get(t, "cpu", 0, "pc") + 4) return false;
+                 cpu.rows.erase(cpu.rows.begin());
+                 cpu.rows.push_back(std::vector<uint64_t>(cpu.columns.size(), 0));
+                 for (size_t r = 0; r < cpu.height(); ++r) at(t, "cpu", r, "clk") = r;
+                 rebalance(t);
+                 return true;
+               }});
+  m.push_back({"cpu:c:pc_flow", "fault class 'pc changed after a step': a jump lands on another copy of its target word",
+               [](AirTrace& t) {
+                 const auto s = seq_then_duplicated_jump(t, false);
+                 if (!s) return false;
+                 at(t, "cpu", s->first + 1, "pc") = s->second;
+                 rebalance(t);
+                 return true;
+               }});
+  m.push_back({"cpu:b:fetch", "fault class 'instruction word changed': one bit of an executed word flipped",
+               [](AirTrace& t) {
+                 set_insn(t, 5, static_cast<uint32_t>(get(t, "cpu", 5, "insn") ^ (1u << 20)));
+                 rebalance(t);
+                 return true;
+               }});
+  m.push_back({"program:b:rom", "fault class 'a byte of the program image changed': a ROM word differs from what ran",
+               [](AirTrace& t) {
+                 auto& prog = t.table("program");
+                 for (auto& row : prog.rows)
+                   if (row[prog.col("mult")] > 0) {
+                     row[prog.col("insn")] ^= 0x100;
+                     return true;
+                   }
+                 return false;
+               }});
+  m.push_back({"cpu:c:insn_bytes", "b1 off by one (the word unchanged)", [](AirTrace& t) {
+                 for (size_t r = 0;; ++r)
+                   if (get(t, "cpu", r, "b1") < 255) {
+                     at(t, "cpu", r, "b1") += 1;
+                     rebalance(t);
+                     return true;
+                   }
+               }});
+  for (int k = 0; k < 4; ++k) {
+    const std::string b = "b" + std::to_string(k), up = "b" + std::to_string(k + 1);
+    m.push_back({"cpu:b:byte" + std::to_string(k), b + " = " + b + " + 256 with the next byte one less", [=](AirTrace& t) {
+                   for (size_t r = 0; r < real_rows(t); ++r) {
+                     if (k < 3 && get(t, "cpu", r, up.c_str()) == 0) continue;
+                     at(t, "cpu", r, b.c_str()) += 256;
+                     if (k < 3) at(t, "cpu", r, up.c_str()) -= 1;
+                     else at(t, "cpu", r, "insn") += uint64_t{1} << 32;
+                     return true;  // no rebalance: the byte table has no row 256 + b
+                   }
+                   return false;
+                 }});
+  }
+  // cpu: opcode class
+  m.push_back({"cpu:c:rd0_bit", "an OP-IMM word taken for OP with rd0 = (0x13 - 0x33) / 128", [](AirTrace& t) {
+                 for (size_t r = 0; r + 1 < real_rows(t); ++r)
+                   if (get(t, "cpu", r, "f_opimm") == 1 && get(t, "cpu", r, "rd0") == 0) {
+                     at(t, "cpu", r, "f_opimm") = 0, at(t, "cpu", r, "f_op") = 1;
+                     // 128 * rd0 = 0x13 - 0x33 = -32, so rd0 = -1/4
+                     const uint64_t quarter = static_cast<uint64_t>((3 * static_cast<unsigned __int128>(P) + 1) / 4);
+                     at(t, "cpu", r, "rd0") = P - quarter;  // -(1/4) mod p
+                     return true;
+                   }
+                 return false;
+               }});
+  for (int k = 0; k < 12; ++k)
+    m.push_back({std::string("cpu:c:") + kFlags[k] + "_bit", std::string(kFlags[k]) + " = -1 balanced by two other flags",
+                 [k](AirTrace& t) {
+                   if (k == 11) {  // f_system: a non-bit value on the exit row, two flags carrying the rest
+                     const size_t r = real_rows(t) - 1;
+                     at(t, "cpu", r, "f_system") = 2;
+                     at(t, "cpu", r, "f_jalr") = P - 1;  // 2 * 0x73 - 0x67 = 0x7f: not the opcode
+                     return true;
+                   }
+                   return non_bit_flag(t, k);
+                 }});
+  m.push_back({"cpu:c:one_class", "a real row with no class flag executes the zero word and jumps anywhere",
+               [](AirTrace& t) {
+                 // jal at 0x10004 now lands on the zero word at 0x10010, which (flagless, so no pc
+                 // rule applies) continues to the exit at 0x1000c
+                 at(t, "cpu", 1, "next_pc") = 0x10010;
+                 at(t, "cpu", 2, "pc") = 0x10010;
+                 set_insn(t, 2, 0);
+                 at(t, "cpu", 2, "next_pc") = 0x1000c;
+                 rebalance(t);
+                 return true;
+               }, Mutation::Base::kJumps});
+  m.push_back({"cpu:c:opcode", "an OP-IMM row flagged as OP", [](AirTrace& t) {
+                 for (size_t r = 0; r + 1 < real_rows(t); ++r)
+                   if (get(t, "cpu", r, "f_opimm") == 1) {
+                     at(t, "cpu", r, "f_opimm") = 0, at(t, "cpu", r, "f_op") = 1;
+                     return true;
+                   }
+                 return false;
+               }});
+  m.push_back({"cpu:c:ecall_only", "the exit is a different SYSTEM word (ebreak) in the ROM", [](AirTrace& t) {
+                 const size_t r = real_rows(t) - 1;
+                 const uint64_t pc = get(t, "cpu", r, "pc");
+                 set_insn(t, r, 0x00100073);
+                 auto& prog = t.table("program");
+                 for (auto& row : prog.rows)
+                   if (row[prog.col("pc")] == pc) row[prog.col("insn")] = 0x00100073;
+                 rebalance(t);
+                 return true;
+               }});
+  // cpu: pc update and halting
+  m.push_back({"cpu:c:pc_sequential", "a sequential instruction jumps to another copy of the next word", [](AirTrace& t) {
+                 const auto s = seq_then_duplicated_jump(t, false);
+                 if (!s) return false;
+                 at(t, "cpu", s->first, "next_pc") = s->second;
+                 at(t, "cpu", s->first + 1, "pc") = s->second;
+                 rebalance(t);
+                 return true;
+               }});
+  m.push_back({"cpu:c:pc_ecall", "the read ecall skips the next instruction (lands on its twin)", [](AirTrace& t) {
+                 auto& cpu = t.table("cpu");
+                 at(t, "cpu", 0, "next_pc") = 0x10008;
+                 cpu.rows.erase(cpu.rows.begin() + 1);
+                 cpu.rows.push_back(std::vector<uint64_t>(cpu.columns.size(), 0));
+                 for (size_t r = 0; r < cpu.height(); ++r) at(t, "cpu", r, "clk") = r;
+                 rebalance(t);
+                 return true;
+               }, Mutation::Base::kJumps});
+  m.push_back({"cpu:c:halt_system", "fault class 'exit moved': the run stops after a jump that stays put", [](AirTrace& t) {
+                 for (size_t r = real_rows(t) - 2; r > 0; --r) {
+                   const int k = flag_of(t, r);
+                   if (k == 2 || k == 3 || k == 4) {
+                     at(t, "cpu", r, "next_pc") = get(t, "cpu", r, "pc");
+                     pad_from(t, r + 1);
+                     rebalance(t);
+                     return true;
+                   }
+                 }
+                 return false;
+               }});
+  m.push_back({"cpu:c:halt_stays", "the exit ecall claims to continue", [](AirTrace& t) {
+                 at(t, "cpu", real_rows(t) - 1, "next_pc") += 4;
+                 return true;
+               }});
+  m.push_back({"cpu:c:halt_system_last", "no padding, and the last row is a jump", [](AirTrace& t) {
+                 for (size_t r = real_rows(t) - 2; r > 0; --r) {
+                   const int k = flag_of(t, r);
+                   if (k == 2 || k == 3 || k == 4) {
+                     at(t, "cpu", r, "next_pc") = get(t, "cpu", r, "pc");
+                     t.table("cpu").rows.resize(r + 1);
+                     rebalance(t);
+                     return true;
+                   }
+                 }
+                 return false;
+               }});
+  m.push_back({"cpu:c:halt_stays_last", "no padding, and the exit (last row) claims to continue", [](AirTrace& t) {
+                 const size_t n = real_rows(t);
+                 t.table("cpu").rows.resize(n);
+                 at(t, "cpu", n - 1, "next_pc") += 4;
+                 return true;
+               }});
+  return m;
+}
+
+std::string bus_of(const std::string& id) {
+  for (const auto& t : the_spec().tables)
+    for (const auto& b : t.buses)
+      if (b.id == id) return b.bus;
+  return {};
+}
+
+// Rejected, and by the expected ID (a failing constraint, or the expected bus unbalanced).
+std::string verdict(const CheckReport& rep, const std::string& expect) {
+  if (rep.ok()) return "accepted";
+  if (expect.find(":b:") != std::string::npos) {
+    for (const auto& b : rep.buses)
+      if (b.bus == bus_of(expect) && !b.balanced) return "rejected";
+    return "rejected, but not by bus " + bus_of(expect) + ": " + rep.summary();
+  }
+  if (rep.failing_ids.count(expect)) return "rejected";
+  return "rejected, but not by " + expect + ": " + rep.summary();
+}
+
+// ---- the tests -----------------------------------------------------------------------------
+
+TEST(Air, BaseTracesPass) {
+  for (const AirTrace* t : {&fib(), &mini(), &jumps()}) {
+    const auto rep = check_trace(*t);
+    EXPECT_TRUE(rep.ok()) << rep.summary();
+    EXPECT_FALSE(spec_disagreement(the_spec(), *t));
+  }
+}
+
+TEST(Air, EveryMutationIsRejectedByItsId) {
+  for (const auto& mu : mutations()) {
+    AirTrace t = mu.start();
+    ASSERT_TRUE(mu.apply(t)) << mu.expect << ": mutation not applicable (" << mu.what << ")";
+    EXPECT_EQ(verdict(check_trace(t), mu.expect), "rejected") << mu.expect << ": " << mu.what;
+    EXPECT_FALSE(spec_disagreement(the_spec(), t)) << mu.expect;  // the spec sees the same values
+  }
+}
+
+// Adequacy: with one constraint switched off, some mutation must pass. The survivors are the
+// constraints that other constraints already imply (listed, with the reason, in cpu.md).
+TEST(Air, AdequacyKillRate) {
+  const auto muts = mutations();
+  std::vector<std::string> killed, survivors;
+  for (const auto& table : the_spec().tables)
+    for (const auto& c : table.constraints) {
+      bool kill = false;
+      for (const auto& mu : muts) {
+        AirTrace t = mu.start();
+        mu.apply(t);
+        if (check_trace(t, {c.id}).ok()) {
+          kill = true;
+          break;
+        }
+      }
+      (kill ? killed : survivors).push_back(c.id);
+    }
+  // Implied by the others (reasons in spec/tables/cpu.md, "Adequacy").
+  const std::vector<std::string> implied = {"cpu:c:real_bit", "cpu:c:real_prefix", "cpu:c:f_system_bit"};
+  std::printf("adequacy: %zu of %zu constraints killed (%.0f%%)\n", killed.size(), killed.size() + survivors.size(),
+              100.0 * killed.size() / (killed.size() + survivors.size()));
+  for (const auto& s : survivors) std::printf("  survivor: %s\n", s.c_str());
+  EXPECT_EQ(survivors, implied);
+}
+
+TEST(Air, CompletenessOnGuestsAndConformancePrograms) {
+  const char* env = std::getenv("ZKRV_AIR_MAX_CYCLES");
+  const uint64_t limit = env ? std::strtoull(env, nullptr, 0) : uint64_t{1} << 17;
+  size_t checked = 0, skipped = 0;
+  for (const auto& dir : {fs::path(ZKRV_GUEST_PROGRAMS_DIR), fs::path(ZKRV_ISA_DIR)}) {
+    std::vector<fs::path> elfs;
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().extension() == ".elf") elfs.push_back(e.path());
+    std::sort(elfs.begin(), elfs.end());
+    for (const auto& elf : elfs) {
+      const auto input = fs::path(ZKRV_SOURCE_DIR) / "guest/programs" / (elf.stem().string() + ".input");
+      const auto run = run_elf(elf, input, limit);
+      ASSERT_TRUE(run) << elf;
+      if (run->result.status != spec::ExitStatus::kExited) {
+        ++skipped;  // faults (conformance fault programs) and runs longer than the limit
+        continue;
+      }
+      const auto trace = build_trace(run->image, run->result);
+      const auto rep = check_trace(trace);
+      EXPECT_TRUE(rep.ok()) << elf.filename() << ": " << rep.summary();
+      const auto d = spec_disagreement(the_spec(), trace);
+      EXPECT_FALSE(d) << elf.filename() << ": " << *d;
+      ++checked;
+    }
+  }
+  std::printf("checked %zu programs (up to %llu cycles); %zu faulted or ran longer\n", checked,
+              static_cast<unsigned long long>(limit), skipped);
+  EXPECT_GE(checked, 20u);
+}
+
+TEST(Air, ReferenceAndSpecAgreeOnRandomRows) {
+  std::mt19937_64 g(77);
+  for (int round = 0; round < 20; ++round) {
+    AirTrace t = fib();
+    for (auto& tab : t.tables) {
+      tab.rows.resize(std::min<size_t>(tab.height(), 64));
+      for (auto& row : tab.rows)
+        for (auto& v : row) v = (g() % 4 == 0) ? g() % P : g() % 3;  // small values and random field elements
+    }
+    const auto d = spec_disagreement(the_spec(), t);
+    EXPECT_FALSE(d) << *d;
+  }
+}
+
+// The lint: IDs in reference/air/evaluate.cpp comments are the spec's, each once, in order; and
+// every constraint and bus ID has a negative test.
+TEST(AirLint, EvaluatorMirrorsTheSpec) {
+  std::ifstream in(fs::path(ZKRV_SOURCE_DIR) / "reference/air/evaluate.cpp");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string code = ss.str();
+  std::vector<std::string> in_code;
+  const std::regex id_comment(R"(// spec: ([a-z0-9_]+:[cba]:[a-z0-9_]+))");
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), id_comment); it != std::sregex_iterator(); ++it)
+    in_code.push_back((*it)[1]);
+  std::vector<std::string> in_spec;
+  for (const auto& t : the_spec().tables)
+    for (const auto& id : t.ids)
+      if (id.find(":a:") == std::string::npos) in_spec.push_back(id);  // assumptions have no code
+  EXPECT_EQ(in_code, in_spec) << "reference/air/evaluate.cpp must implement every constraint and bus ID once, in spec order";
+  const auto muts = mutations();
+  for (const auto& id : in_spec)
+    EXPECT_TRUE(std::any_of(muts.begin(), muts.end(), [&](const Mutation& m) { return m.expect == id; }))
+        << id << " has no negative test";
+}
+
+}  // namespace
+}  // namespace zkrv::ref::air
