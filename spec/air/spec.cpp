@@ -174,10 +174,12 @@ class Loader {
       const std::string kw = l.word();
       if (kw == "max_degree") {
         const std::string v = l.word();
-        if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || !l.done())
-          error(at, "max_degree needs one integer");
+        if (v.empty() || v.size() > 2 || v.find_first_not_of("0123456789") != std::string::npos || !l.done())
+          error(at, "max_degree needs one integer in 2..16");
+        else if (const unsigned d = static_cast<unsigned>(std::stoul(v)); d < 2 || d > 16)
+          error(at, "max_degree needs one integer in 2..16");
         else
-          spec_.max_degree = static_cast<unsigned>(std::stoul(v));
+          spec_.max_degree = d;
       } else if (kw == "public") {
         PublicDecl p{l.word(), "", at};
         auto doc = l.quoted();

@@ -81,6 +81,16 @@ TEST(AirSpec, ErrorsNameFileLineAndCause) {
   }
 }
 
+// Found by fuzz/spec_parser: a huge max_degree made std::stoul throw.
+TEST(AirSpec, MaxDegreeIsBounded) {
+  for (const char* v : {"99999999999999999999", "1", "17", "x"}) {
+    const auto r = load_spec({{"air.md", std::string("```zkrv\nmax_degree ") + v + "\n```\n"}});
+    ASSERT_FALSE(r.errors.empty()) << v;
+    EXPECT_NE(r.errors.front().str().find("air.md:2: max_degree needs one integer in 2..16"), std::string::npos)
+        << r.errors.front().str();
+  }
+}
+
 TEST(AirSpec, BusesNeedBothSides) {
   const std::string air = "```zkrv\nmax_degree 3\nbusdef lonely (x: field)\n```\n";
   const std::string t = "```zkrv\ntable t\ncolumn a main field \"a\"\nbus t:b:x send lonely (a)\n```\n";

@@ -125,5 +125,26 @@ TEST_F(Cli, RandomSeedReplays) {
   EXPECT_EQ(zkrv("run " + elf + " --random-seed 5").code, static_cast<int>(spec::RandomStream{5}.next() & 0xff));
 }
 
+// zkrv check: a program that exits passes with the summary line; a faulting one is refused
+// with the fault; a broken spec folder is one error line naming file:line.
+TEST_F(Cli, CheckReportsTheConstraintSummary) {
+  using namespace testing::rv;
+  auto elf = file("c.elf", testing::simple_elf({addi(10, 0, 7), addi(17, 0, 93), ecall()}));
+  auto r = zkrv("check " + elf);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("constraints on"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("tables hold;"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("buses balance"), std::string::npos) << r.out;
+  auto f = zkrv("check " + file("f.elf", testing::simple_elf({ld(10, 0, 8)})));
+  EXPECT_EQ(f.code, cli::fault_exit_code(spec::FaultKind::kLoad));
+  EXPECT_NE(f.err.find("only runs that exit can be checked; this one stopped: load fault"), std::string::npos) << f.err;
+  fs::create_directories(dir_ / "spec");
+  std::ofstream(dir_ / "spec" / "air.md") << "```zkrv\nmax_degree 3\nbogus\n```\n";
+  auto s = zkrv("check " + elf + " --spec " + (dir_ / "spec").string());
+  EXPECT_EQ(s.code, cli::kBadInput);
+  EXPECT_EQ(lines(s.err), 1) << s.err;
+  EXPECT_NE(s.err.find("air.md:3: unknown statement 'bogus'"), std::string::npos) << s.err;
+}
+
 }  // namespace
 }  // namespace zkrv
