@@ -47,6 +47,9 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
   const size_t h = t.height();
   static const char* const kFlags[] = {"f_lui", "f_auipc", "f_jal", "f_jalr", "f_branch", "f_load",
                                        "f_store", "f_opimm", "f_op", "f_opimm32", "f_op32", "f_system"};
+  static const char* const kBits[] = {"i8",  "i9",  "i10", "i11", "i12", "i13", "i14", "i15",
+                                      "i16", "i17", "i18", "i19", "i20", "i21", "i22", "i23",
+                                      "i24", "i25", "i26", "i27", "i28", "i29", "i30", "i31"};
   static const uint64_t kOpcodes[] = {0x37, 0x17, 0x6f, 0x67, 0x63, 0x03, 0x23, 0x13, 0x33, 0x1b, 0x3b, 0x73};
   const Fp entry = f(trace.publics.at("entry"));
   const auto index = column_index(t);
@@ -71,16 +74,14 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
     if (trans) c("cpu:c:pc_flow", x.next("is_real") * (x.next("pc") - x("next_pc")));
     // spec: cpu:b:fetch
     s.bus("cpu", "cpu:b:fetch", "program", true, r, {x("pc").value(), x("insn").value()}, is_real.value());
-    // spec: cpu:c:insn_bytes
-    c("cpu:c:insn_bytes", x("insn") - x("b0") - f(256) * x("b1") - f(65536) * x("b2") - f(16777216) * x("b3"));
+    // spec: cpu:c:insn_bits
+    {
+      Fp high;
+      for (int k = 8; k < 32; ++k) high = high + f(uint64_t{1} << k) * x(kBits[k - 8]);
+      c("cpu:c:insn_bits", x("insn") - x("b0") - high);
+    }
     // spec: cpu:b:byte0
     s.bus("cpu", "cpu:b:byte0", "byte", true, r, {x("b0").value()}, is_real.value());
-    // spec: cpu:b:byte1
-    s.bus("cpu", "cpu:b:byte1", "byte", true, r, {x("b1").value()}, is_real.value());
-    // spec: cpu:b:byte2
-    s.bus("cpu", "cpu:b:byte2", "byte", true, r, {x("b2").value()}, is_real.value());
-    // spec: cpu:b:byte3
-    s.bus("cpu", "cpu:b:byte3", "byte", true, r, {x("b3").value()}, is_real.value());
     // spec: cpu:c:rd0_bit
     c("cpu:c:rd0_bit", x("rd0") * (x("rd0") - one));
     // spec: cpu:c:f_lui_bit
@@ -121,6 +122,65 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
     }
     // spec: cpu:c:ecall_only
     c("cpu:c:ecall_only", x("f_system") * (x("insn") - f(0x73)));
+    // spec: cpu:c:i8_bit
+    c("cpu:c:i8_bit", x("i8") * (x("i8") - one));
+    // spec: cpu:c:i9_bit
+    c("cpu:c:i9_bit", x("i9") * (x("i9") - one));
+    // spec: cpu:c:i10_bit
+    c("cpu:c:i10_bit", x("i10") * (x("i10") - one));
+    // spec: cpu:c:i11_bit
+    c("cpu:c:i11_bit", x("i11") * (x("i11") - one));
+    // spec: cpu:c:i12_bit
+    c("cpu:c:i12_bit", x("i12") * (x("i12") - one));
+    // spec: cpu:c:i13_bit
+    c("cpu:c:i13_bit", x("i13") * (x("i13") - one));
+    // spec: cpu:c:i14_bit
+    c("cpu:c:i14_bit", x("i14") * (x("i14") - one));
+    // spec: cpu:c:i15_bit
+    c("cpu:c:i15_bit", x("i15") * (x("i15") - one));
+    // spec: cpu:c:i16_bit
+    c("cpu:c:i16_bit", x("i16") * (x("i16") - one));
+    // spec: cpu:c:i17_bit
+    c("cpu:c:i17_bit", x("i17") * (x("i17") - one));
+    // spec: cpu:c:i18_bit
+    c("cpu:c:i18_bit", x("i18") * (x("i18") - one));
+    // spec: cpu:c:i19_bit
+    c("cpu:c:i19_bit", x("i19") * (x("i19") - one));
+    // spec: cpu:c:i20_bit
+    c("cpu:c:i20_bit", x("i20") * (x("i20") - one));
+    // spec: cpu:c:i21_bit
+    c("cpu:c:i21_bit", x("i21") * (x("i21") - one));
+    // spec: cpu:c:i22_bit
+    c("cpu:c:i22_bit", x("i22") * (x("i22") - one));
+    // spec: cpu:c:i23_bit
+    c("cpu:c:i23_bit", x("i23") * (x("i23") - one));
+    // spec: cpu:c:i24_bit
+    c("cpu:c:i24_bit", x("i24") * (x("i24") - one));
+    // spec: cpu:c:i25_bit
+    c("cpu:c:i25_bit", x("i25") * (x("i25") - one));
+    // spec: cpu:c:i26_bit
+    c("cpu:c:i26_bit", x("i26") * (x("i26") - one));
+    // spec: cpu:c:i27_bit
+    c("cpu:c:i27_bit", x("i27") * (x("i27") - one));
+    // spec: cpu:c:i28_bit
+    c("cpu:c:i28_bit", x("i28") * (x("i28") - one));
+    // spec: cpu:c:i29_bit
+    c("cpu:c:i29_bit", x("i29") * (x("i29") - one));
+    // spec: cpu:c:i30_bit
+    c("cpu:c:i30_bit", x("i30") * (x("i30") - one));
+    // spec: cpu:c:i31_bit
+    c("cpu:c:i31_bit", x("i31") * (x("i31") - one));
+    // spec: cpu:c:rd
+    c("cpu:c:rd", x("rd") - x("rd0") - f(2) * x("i8") - f(4) * x("i9") - f(8) * x("i10") - f(16) * x("i11"));
+    // spec: cpu:c:funct3
+    c("cpu:c:funct3", x("funct3") - x("i12") - f(2) * x("i13") - f(4) * x("i14"));
+    // spec: cpu:c:rs1
+    c("cpu:c:rs1", x("rs1") - x("i15") - f(2) * x("i16") - f(4) * x("i17") - f(8) * x("i18") - f(16) * x("i19"));
+    // spec: cpu:c:rs2
+    c("cpu:c:rs2", x("rs2") - x("i20") - f(2) * x("i21") - f(4) * x("i22") - f(8) * x("i23") - f(16) * x("i24"));
+    // spec: cpu:c:funct7
+    c("cpu:c:funct7", x("funct7") - x("i25") - f(2) * x("i26") - f(4) * x("i27") - f(8) * x("i28") - f(16) * x("i29") -
+                          f(32) * x("i30") - f(64) * x("i31"));
     // spec: cpu:c:pc_sequential
     c("cpu:c:pc_sequential", (x("f_lui") + x("f_auipc") + x("f_load") + x("f_store") + x("f_opimm") + x("f_op") +
                               x("f_opimm32") + x("f_op32")) * (x("next_pc") - x("pc") - f(4)));

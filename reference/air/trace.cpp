@@ -68,9 +68,12 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
 
   // cpu: one row per cycle
   TraceTable cpu{"cpu",
-                 {"is_real", "clk", "pc", "next_pc", "insn", "b0", "b1", "b2", "b3", "rd0", "f_lui", "f_auipc", "f_jal",
-                  "f_jalr", "f_branch", "f_load", "f_store", "f_opimm", "f_op", "f_opimm32", "f_op32", "f_system"},
+                 {"is_real", "clk", "pc", "next_pc", "insn", "b0", "rd0"},
                  {}};
+  for (int k = 8; k < 32; ++k) cpu.columns.push_back("i" + std::to_string(k));
+  for (const char* c : {"rd", "funct3", "rs1", "rs2", "funct7", "f_lui", "f_auipc", "f_jal", "f_jalr", "f_branch",
+                        "f_load", "f_store", "f_opimm", "f_op", "f_opimm32", "f_op32", "f_system"})
+    cpu.columns.push_back(c);
   const size_t height = pow2_at_least(run.trace.size(), 2);
   for (size_t i = 0; i < height; ++i) {
     std::vector<uint64_t> row(cpu.columns.size(), 0);
@@ -81,12 +84,15 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
       row[cpu.col("pc")] = s.pc;
       row[cpu.col("next_pc")] = s.next_pc;
       row[cpu.col("insn")] = s.insn;
-      for (int k = 0; k < 4; ++k) {
-        const uint64_t b = (s.insn >> (8 * k)) & 0xff;
-        row[cpu.col("b" + std::to_string(k))] = b;
-        byte.rows[b][1] += 1;
-      }
+      row[cpu.col("b0")] = s.insn & 0xff;
+      byte.rows[s.insn & 0xff][1] += 1;
       row[cpu.col("rd0")] = (s.insn >> 7) & 1;
+      for (int k = 8; k < 32; ++k) row[cpu.col("i" + std::to_string(k))] = (s.insn >> k) & 1;
+      row[cpu.col("rd")] = (s.insn >> 7) & 31;
+      row[cpu.col("funct3")] = (s.insn >> 12) & 7;
+      row[cpu.col("rs1")] = (s.insn >> 15) & 31;
+      row[cpu.col("rs2")] = (s.insn >> 20) & 31;
+      row[cpu.col("funct7")] = s.insn >> 25;
       const auto flag = kOpcodeFlags.find(s.insn & 0x7f);
       if (flag == kOpcodeFlags.end()) throw std::invalid_argument("trace holds an instruction with an unknown opcode");
       row[cpu.col(flag->second)] = 1;

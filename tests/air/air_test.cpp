@@ -138,11 +138,30 @@ int flag_of(const AirTrace& t, size_t r) {
     if (get(t, "cpu", r, kFlags[k]) == 1) return k;
   return -1;
 }
-// Sets insn and the columns derived from it (bytes, rd0, class flag) on a cpu row.
+std::string bit(int k) { return "i" + std::to_string(k); }
+// rd, funct3, rs1, rs2 and funct7 recomputed from the bit columns (mod p: bits may be non-bits).
+void set_fields_from_bits(AirTrace& t, size_t r) {
+  auto sum = [&](int lo, int hi) {  // Σ 2^(k - lo) i_k
+    unsigned __int128 v = 0;
+    for (int k = lo; k <= hi; ++k) v += static_cast<unsigned __int128>(get(t, "cpu", r, bit(k).c_str())) << (k - lo);
+    return static_cast<uint64_t>(v % P);
+  };
+  // rd = rd0 + 2 i8 + ... + 16 i11
+  unsigned __int128 rd = get(t, "cpu", r, "rd0");
+  for (int k = 8; k <= 11; ++k) rd += static_cast<unsigned __int128>(get(t, "cpu", r, bit(k).c_str())) << (k - 7);
+  at(t, "cpu", r, "rd") = static_cast<uint64_t>(rd % P);
+  at(t, "cpu", r, "funct3") = sum(12, 14);
+  at(t, "cpu", r, "rs1") = sum(15, 19);
+  at(t, "cpu", r, "rs2") = sum(20, 24);
+  at(t, "cpu", r, "funct7") = sum(25, 31);
+}
+// Sets insn and the columns derived from it (b0, bits, fields, class flag) on a cpu row.
 void set_insn(AirTrace& t, size_t r, uint32_t insn) {
   at(t, "cpu", r, "insn") = insn;
-  for (int k = 0; k < 4; ++k) at(t, "cpu", r, ("b" + std::to_string(k)).c_str()) = (insn >> (8 * k)) & 0xff;
+  at(t, "cpu", r, "b0") = insn & 0xff;
   at(t, "cpu", r, "rd0") = (insn >> 7) & 1;
+  for (int k = 8; k < 32; ++k) at(t, "cpu", r, bit(k).c_str()) = (insn >> k) & 1;
+  set_fields_from_bits(t, r);
   for (int k = 0; k < 12; ++k) at(t, "cpu", r, kFlags[k]) = (insn & 0x7f) == kCodes[k];
 }
 // The multiplicity columns recomputed from the senders, so that a mutation of the cpu table
@@ -155,7 +174,7 @@ void rebalance(AirTrace& t) {
   const auto& cpu = t.table("cpu");
   for (size_t r = 0; r < cpu.height(); ++r) {
     const uint64_t m = get(t, "cpu", r, "is_real");
-    for (const char* b : {"b0", "b1", "b2", "b3"}) bytes[get(t, "cpu", r, b)] = (bytes[get(t, "cpu", r, b)] + m) % P;
+    bytes[get(t, "cpu", r, "b0")] = (bytes[get(t, "cpu", r, "b0")] + m) % P;
     auto& f = fetches[{get(t, "cpu", r, "pc"), get(t, "cpu", r, "insn")}];
     f = (f + m) % P;
   }
@@ -304,27 +323,44 @@ std::vector<Mutation> mutations() {
                    }
                  return false;
                }});
-  m.push_back({"cpu:c:insn_bytes", "b1 off by one (the word unchanged)", [](AirTrace& t) {
-                 for (size_t r = 0;; ++r)
-                   if (get(t, "cpu", r, "b1") < 255) {
-                     at(t, "cpu", r, "b1") += 1;
-                     rebalance(t);
-                     return true;
-                   }
+  m.push_back({"cpu:c:insn_bits", "bit 8 flipped, the word unchanged (rd follows the bits)", [](AirTrace& t) {
+                 at(t, "cpu", 3, "i8") ^= 1;
+                 set_fields_from_bits(t, 3);
+                 return true;
                }});
-  for (int k = 0; k < 4; ++k) {
-    const std::string b = "b" + std::to_string(k), up = "b" + std::to_string(k + 1);
-    m.push_back({"cpu:b:byte" + std::to_string(k), b + " = " + b + " + 256 with the next byte one less", [=](AirTrace& t) {
+  m.push_back({"cpu:b:byte0", "b0 = b0 + 256 with bit 8 cleared", [](AirTrace& t) {
+                 for (size_t r = 0; r < real_rows(t); ++r)
+                   if (get(t, "cpu", r, "i8") == 1) {
+                     at(t, "cpu", r, "b0") += 256;
+                     at(t, "cpu", r, "i8") = 0;
+                     return true;  // no rebalance: the byte table has no row 256 + b0
+                   }
+                 return false;
+               }});
+  // decode: a non-bit k-th bit, its weight made up by the bit above (bit 31: by half the weight)
+  for (int k = 8; k < 32; ++k)
+    m.push_back({"cpu:c:i" + std::to_string(k) + "_bit", "i" + std::to_string(k) + " not a bit, the word and fields kept",
+                 [k](AirTrace& t) {
                    for (size_t r = 0; r < real_rows(t); ++r) {
-                     if (k < 3 && get(t, "cpu", r, up.c_str()) == 0) continue;
-                     at(t, "cpu", r, b.c_str()) += 256;
-                     if (k < 3) at(t, "cpu", r, up.c_str()) -= 1;
-                     else at(t, "cpu", r, "insn") += uint64_t{1} << 32;
-                     return true;  // no rebalance: the byte table has no row 256 + b
+                     if (k < 31 && get(t, "cpu", r, bit(k + 1).c_str()) == 1) {
+                       at(t, "cpu", r, bit(k).c_str()) += 2;
+                       at(t, "cpu", r, bit(k + 1).c_str()) = 0;
+                     } else if (k == 31 && get(t, "cpu", r, "i30") == 1) {
+                       at(t, "cpu", r, "i31") = (get(t, "cpu", r, "i31") + (P + 1) / 2) % P;  // + 1/2
+                       at(t, "cpu", r, "i30") = 0;
+                     } else {
+                       continue;
+                     }
+                     set_fields_from_bits(t, r);
+                     return true;
                    }
                    return false;
                  }});
-  }
+  for (const char* field : {"rd", "funct3", "rs1", "rs2", "funct7"})
+    m.push_back({std::string("cpu:c:") + field, std::string(field) + " off by one", [field](AirTrace& t) {
+                   at(t, "cpu", 7, field) += 1;
+                   return true;
+                 }});
   // cpu: opcode class
   m.push_back({"cpu:c:rd0_bit", "an OP-IMM word taken for OP with rd0 = (0x13 - 0x33) / 128", [](AirTrace& t) {
                  for (size_t r = 0; r + 1 < real_rows(t); ++r)
@@ -333,6 +369,7 @@ std::vector<Mutation> mutations() {
                      // 128 * rd0 = 0x13 - 0x33 = -32, so rd0 = -1/4
                      const uint64_t quarter = static_cast<uint64_t>((3 * static_cast<unsigned __int128>(P) + 1) / 4);
                      at(t, "cpu", r, "rd0") = P - quarter;  // -(1/4) mod p
+                     set_fields_from_bits(t, r);          // rd follows rd0
                      return true;
                    }
                  return false;
@@ -478,7 +515,13 @@ TEST(Air, AdequacyKillRate) {
   for (const auto& table : the_spec().tables)
     for (const auto& c : table.constraints) {
       bool kill = false;
-      for (const auto& mu : muts) {
+      std::vector<const Mutation*> order;  // the mutations aimed at this constraint first
+      for (const auto& mu : muts)
+        if (mu.expect == c.id) order.push_back(&mu);
+      for (const auto& mu : muts)
+        if (mu.expect != c.id) order.push_back(&mu);
+      for (const Mutation* mp : order) {
+        const Mutation& mu = *mp;
         AirTrace t = mu.start();
         mu.apply(t);
         if (check_trace(t, {c.id}).ok()) {
