@@ -181,6 +181,74 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
     // spec: cpu:c:funct7
     c("cpu:c:funct7", x("funct7") - x("i25") - f(2) * x("i26") - f(4) * x("i27") - f(8) * x("i28") - f(16) * x("i29") -
                           f(32) * x("i30") - f(64) * x("i31"));
+    // spec: cpu:c:ra
+    c("cpu:c:ra", x("ra") - x("rs1") - x("f_system") * (f(17) - x("rs1")));
+    // spec: cpu:c:rb
+    c("cpu:c:rb", x("rb") - x("rs2") - x("f_system") * (f(10) - x("rs2")));
+    // spec: cpu:c:wr
+    c("cpu:c:wr", x("wr") - x("rd") - x("f_system") * (f(10) - x("rd")));
+    // spec: cpu:b:ra_in
+    s.bus("cpu", "cpu:b:ra_in", "reg", false, r, {x("ra").value(), x("a_prev_ts").value(), x("a_v0").value(), x("a_v1").value(), x("a_v2").value(), x("a_v3").value()}, is_real.value());
+    // spec: cpu:b:ra_out
+    s.bus("cpu", "cpu:b:ra_out", "reg", true, r, {x("ra").value(), (f(4) * x("clk") + f(1)).value(), x("a_v0").value(), x("a_v1").value(), x("a_v2").value(), x("a_v3").value()}, is_real.value());
+    // spec: cpu:b:rb_in
+    s.bus("cpu", "cpu:b:rb_in", "reg", false, r, {x("rb").value(), x("b_prev_ts").value(), x("b_v0").value(), x("b_v1").value(), x("b_v2").value(), x("b_v3").value()}, is_real.value());
+    // spec: cpu:b:rb_out
+    s.bus("cpu", "cpu:b:rb_out", "reg", true, r, {x("rb").value(), (f(4) * x("clk") + f(2)).value(), x("b_v0").value(), x("b_v1").value(), x("b_v2").value(), x("b_v3").value()}, is_real.value());
+    // spec: cpu:b:wr_in
+    s.bus("cpu", "cpu:b:wr_in", "reg", false, r, {x("wr").value(), x("d_prev_ts").value(), x("d_old0").value(), x("d_old1").value(), x("d_old2").value(), x("d_old3").value()}, is_real.value());
+    // spec: cpu:b:wr_out
+    s.bus("cpu", "cpu:b:wr_out", "reg", true, r, {x("wr").value(), (f(4) * x("clk") + f(3)).value(), x("d_v0").value(), x("d_v1").value(), x("d_v2").value(), x("d_v3").value()}, is_real.value());
+    // spec: cpu:c:ra_order
+    c("cpu:c:ra_order", is_real * (f(4) * x("clk") + f(1) - x("a_prev_ts") - one - x("a_dt0") - f(65536) * x("a_dt1")));
+    // spec: cpu:c:rb_order
+    c("cpu:c:rb_order", is_real * (f(4) * x("clk") + f(2) - x("b_prev_ts") - one - x("b_dt0") - f(65536) * x("b_dt1")));
+    // spec: cpu:c:wr_order
+    c("cpu:c:wr_order", is_real * (f(4) * x("clk") + f(3) - x("d_prev_ts") - one - x("d_dt0") - f(65536) * x("d_dt1")));
+    // spec: cpu:b:a_dt0
+    s.bus("cpu", "cpu:b:a_dt0", "range16", true, r, {x("a_dt0").value()}, is_real.value());
+    // spec: cpu:b:a_dt1
+    s.bus("cpu", "cpu:b:a_dt1", "range16", true, r, {x("a_dt1").value()}, is_real.value());
+    // spec: cpu:b:b_dt0
+    s.bus("cpu", "cpu:b:b_dt0", "range16", true, r, {x("b_dt0").value()}, is_real.value());
+    // spec: cpu:b:b_dt1
+    s.bus("cpu", "cpu:b:b_dt1", "range16", true, r, {x("b_dt1").value()}, is_real.value());
+    // spec: cpu:b:d_dt0
+    s.bus("cpu", "cpu:b:d_dt0", "range16", true, r, {x("d_dt0").value()}, is_real.value());
+    // spec: cpu:b:d_dt1
+    s.bus("cpu", "cpu:b:d_dt1", "range16", true, r, {x("d_dt1").value()}, is_real.value());
+    // spec: cpu:b:d_v0
+    s.bus("cpu", "cpu:b:d_v0", "range16", true, r, {x("d_v0").value()}, is_real.value());
+    // spec: cpu:b:d_v1
+    s.bus("cpu", "cpu:b:d_v1", "range16", true, r, {x("d_v1").value()}, is_real.value());
+    // spec: cpu:b:d_v2
+    s.bus("cpu", "cpu:b:d_v2", "range16", true, r, {x("d_v2").value()}, is_real.value());
+    // spec: cpu:b:d_v3
+    s.bus("cpu", "cpu:b:d_v3", "range16", true, r, {x("d_v3").value()}, is_real.value());
+    // spec: cpu:c:wr_zero_bit
+    c("cpu:c:wr_zero_bit", x("wr_zero") * (x("wr_zero") - one));
+    // spec: cpu:c:wr_zero_inv
+    c("cpu:c:wr_zero_inv", x("wr") * x("wr_inv") - one + x("wr_zero"));
+    // spec: cpu:c:wr_zero_def
+    c("cpu:c:wr_zero_def", x("wr") * x("wr_zero"));
+    // spec: cpu:c:x0_stays
+    c("cpu:c:x0_stays", x("wr_zero") * (x("d_v0") + x("d_v1") + x("d_v2") + x("d_v3")));
+    // spec: cpu:c:keep0
+    if (trans) c("cpu:c:keep0", (x("f_store") + x("f_branch") + x("f_system") * (is_real - x.next("is_real"))) * (x("d_v0") - x("d_old0")));
+    // spec: cpu:c:keep1
+    if (trans) c("cpu:c:keep1", (x("f_store") + x("f_branch") + x("f_system") * (is_real - x.next("is_real"))) * (x("d_v1") - x("d_old1")));
+    // spec: cpu:c:keep2
+    if (trans) c("cpu:c:keep2", (x("f_store") + x("f_branch") + x("f_system") * (is_real - x.next("is_real"))) * (x("d_v2") - x("d_old2")));
+    // spec: cpu:c:keep3
+    if (trans) c("cpu:c:keep3", (x("f_store") + x("f_branch") + x("f_system") * (is_real - x.next("is_real"))) * (x("d_v3") - x("d_old3")));
+    // spec: cpu:c:keep0_last
+    if (last) c("cpu:c:keep0_last", (x("f_store") + x("f_branch") + x("f_system") * is_real) * (x("d_v0") - x("d_old0")));
+    // spec: cpu:c:keep1_last
+    if (last) c("cpu:c:keep1_last", (x("f_store") + x("f_branch") + x("f_system") * is_real) * (x("d_v1") - x("d_old1")));
+    // spec: cpu:c:keep2_last
+    if (last) c("cpu:c:keep2_last", (x("f_store") + x("f_branch") + x("f_system") * is_real) * (x("d_v2") - x("d_old2")));
+    // spec: cpu:c:keep3_last
+    if (last) c("cpu:c:keep3_last", (x("f_store") + x("f_branch") + x("f_system") * is_real) * (x("d_v3") - x("d_old3")));
     // spec: cpu:c:pc_sequential
     c("cpu:c:pc_sequential", (x("f_lui") + x("f_auipc") + x("f_load") + x("f_store") + x("f_opimm") + x("f_op") +
                               x("f_opimm32") + x("f_op32")) * (x("next_pc") - x("pc") - f(4)));
@@ -207,10 +275,43 @@ void eval_program(const TraceTable& t, Sink& s) {
   }
 }
 
+// ---- range16 (spec/tables/range16.md) ----
+void eval_range16(const TraceTable& t, Sink& s) {
+  const auto index = column_index(t);
+  for (size_t r = 0; r < t.height(); ++r) {
+    const RowView x{t, index, r};
+    // spec: range16:c:value_first
+    if (r == 0) s.constraint("range16", "range16:c:value_first", r, x("value").value());
+    // spec: range16:c:value_step
+    if (r + 1 < t.height()) s.constraint("range16", "range16:c:value_step", r, (x.next("value") - x("value") - f(1)).value());
+    // spec: range16:b:table
+    s.bus("range16", "range16:b:table", "range16", false, r, {x("value").value()}, x("mult").value());
+  }
+}
+
+// ---- regs (spec/tables/regs.md) ----
+void eval_regs(const TraceTable& t, Sink& s) {
+  const auto index = column_index(t);
+  for (size_t r = 0; r < t.height(); ++r) {
+    const RowView x{t, index, r};
+    // spec: regs:c:reg_first
+    if (r == 0) s.constraint("regs", "regs:c:reg_first", r, x("reg").value());
+    // spec: regs:c:reg_step
+    if (r + 1 < t.height()) s.constraint("regs", "regs:c:reg_step", r, (x.next("reg") - x("reg") - f(1)).value());
+    // spec: regs:b:init
+    s.bus("regs", "regs:b:init", "reg", true, r, {x("reg").value(), 0, 0, 0, 0, 0}, 1);
+    // spec: regs:b:final
+    s.bus("regs", "regs:b:final", "reg", false, r,
+          {x("reg").value(), x("final_ts").value(), x("final_v0").value(), x("final_v1").value(), x("final_v2").value(),
+           x("final_v3").value()},
+          1);
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& bus_names() {
-  static const std::vector<std::string> names = {"byte", "program"};
+  static const std::vector<std::string> names = {"byte", "program", "range16", "reg"};
   return names;
 }
 
@@ -218,6 +319,8 @@ void evaluate(const AirTrace& trace, Sink& sink) {
   eval_byte(trace.table("byte"), sink);
   eval_cpu(trace.table("cpu"), trace, sink);
   eval_program(trace.table("program"), sink);
+  eval_range16(trace.table("range16"), sink);
+  eval_regs(trace.table("regs"), sink);
 }
 
 }  // namespace zkrv::ref::air

@@ -1,7 +1,10 @@
 #include "reference/air/trace.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
+
+#include "reference/field/goldilocks.h"
 
 namespace zkrv::ref::air {
 
@@ -72,12 +75,22 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
                  {}};
   for (int k = 8; k < 32; ++k) cpu.columns.push_back("i" + std::to_string(k));
   for (const char* c : {"rd", "funct3", "rs1", "rs2", "funct7", "f_lui", "f_auipc", "f_jal", "f_jalr", "f_branch",
-                        "f_load", "f_store", "f_opimm", "f_op", "f_opimm32", "f_op32", "f_system"})
+                        "f_load", "f_store", "f_opimm", "f_op", "f_opimm32", "f_op32", "f_system", "ra", "rb", "wr"})
     cpu.columns.push_back(c);
+  for (const char* v : {"a_v", "b_v", "d_old", "d_v"})
+    for (int k = 0; k < 4; ++k) cpu.columns.push_back(v + std::to_string(k));
+  for (const char* c : {"a_prev_ts", "b_prev_ts", "d_prev_ts", "a_dt0", "a_dt1", "b_dt0", "b_dt1", "d_dt0", "d_dt1",
+                        "wr_inv", "wr_zero"})
+    cpu.columns.push_back(c);
+  TraceTable range16{"range16", {"value", "mult"}, {}};
+  for (uint64_t v = 0; v < 65536; ++v) range16.rows.push_back({v, 0});
+  // the register file, replayed: value and timestamp of the last access of each register
+  std::array<uint64_t, 32> reg_val{}, reg_ts{};
   const size_t height = pow2_at_least(run.trace.size(), 2);
   for (size_t i = 0; i < height; ++i) {
     std::vector<uint64_t> row(cpu.columns.size(), 0);
     row[cpu.col("clk")] = i;
+    row[cpu.col("wr_zero")] = 1;  // padding: wr = 0 (overwritten on real rows)
     if (i < run.trace.size()) {
       const spec::StepRecord& s = run.trace[i];
       row[cpu.col("is_real")] = 1;
@@ -99,12 +112,49 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
       const auto r = rom_row.find(s.pc);
       if (r == rom_row.end()) throw std::invalid_argument("trace fetched outside the executable segments");
       program.rows[r->second][2] += 1;
+      // registers: three accesses at 4 clk + 1, 2, 3 (spec/tables/air.md)
+      const bool ecall = (s.insn & 0x7f) == 0x73, last = i + 1 == run.trace.size();
+      const uint64_t ra = ecall ? 17 : (s.insn >> 15) & 31, rb = ecall ? 10 : (s.insn >> 20) & 31,
+                     wr = ecall ? 10 : (s.insn >> 7) & 31;
+      row[cpu.col("ra")] = ra, row[cpu.col("rb")] = rb, row[cpu.col("wr")] = wr;
+      auto limbs = [&](const char* name, uint64_t v) {
+        for (int k = 0; k < 4; ++k) row[cpu.col(name + std::to_string(k))] = (v >> (16 * k)) & 0xffff;
+      };
+      auto access = [&](uint64_t reg, uint64_t ts, const char* prev_col, const char* dt) {
+        const uint64_t prev = reg_ts[reg], gap = ts - prev - 1;
+        row[cpu.col(prev_col)] = prev;
+        row[cpu.col(std::string(dt) + "0")] = gap & 0xffff;
+        row[cpu.col(std::string(dt) + "1")] = gap >> 16;
+        range16.rows[gap & 0xffff][1] += 1;
+        range16.rows[gap >> 16][1] += 1;
+        reg_ts[reg] = ts;
+      };
+      limbs("a_v", reg_val[ra]);
+      access(ra, 4 * i + 1, "a_prev_ts", "a_dt");
+      limbs("b_v", reg_val[rb]);
+      access(rb, 4 * i + 2, "b_prev_ts", "b_dt");
+      if ((s.rs1 && s.rs1 == ra && s.rs1_value != reg_val[ra]) || (s.rs2 && s.rs2 == rb && s.rs2_value != reg_val[rb]))
+        throw std::logic_error("trace builder: replayed register value differs from the trace record");
+      const uint32_t opcode = s.insn & 0x7f;
+      const bool writes = !(opcode == 0x23 || opcode == 0x63 || (ecall && last));
+      const uint64_t old = reg_val[wr], now = writes && s.rd == wr ? s.rd_value : old;
+      limbs("d_old", old);
+      limbs("d_v", now);
+      for (int k = 0; k < 4; ++k) range16.rows[(now >> (16 * k)) & 0xffff][1] += 1;
+      access(wr, 4 * i + 3, "d_prev_ts", "d_dt");
+      reg_val[wr] = now;
+      row[cpu.col("wr_zero")] = wr == 0;
+      row[cpu.col("wr_inv")] = wr ? Fp::from_u64(wr).inverse().value() : 0;
     }
     cpu.rows.push_back(std::move(row));
   }
   program.rows.resize(pow2_at_least(program.rows.size(), 1), {0, 0, 0});
 
-  t.tables = {std::move(byte), std::move(cpu), std::move(program)};
+  TraceTable regs{"regs", {"reg", "final_ts", "final_v0", "final_v1", "final_v2", "final_v3"}, {}};
+  for (uint64_t r = 0; r < 32; ++r)
+    regs.rows.push_back({r, reg_ts[r], reg_val[r] & 0xffff, (reg_val[r] >> 16) & 0xffff, (reg_val[r] >> 32) & 0xffff,
+                         reg_val[r] >> 48});
+  t.tables = {std::move(byte), std::move(cpu), std::move(program), std::move(range16), std::move(regs)};
   return t;
 }
 

@@ -21,7 +21,7 @@ struct TraceTable {
 };
 
 struct AirTrace {
-  std::vector<TraceTable> tables;  // in spec order: byte, cpu, program
+  std::vector<TraceTable> tables;  // in spec order: byte, cpu, program, range16, regs
   std::map<std::string, uint64_t> publics;
   TraceTable& table(const std::string& name);
   const TraceTable& table(const std::string& name) const;
