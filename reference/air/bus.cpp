@@ -16,7 +16,6 @@ std::vector<BusResult> check_buses(const std::vector<BusEvent>& events, const st
     const std::string& name = bus_names()[tag];
     std::vector<Fp3> numer, denom;  // ± m and α − h(t) per interaction
     size_t count = 0;
-    std::map<std::vector<uint64_t>, std::pair<uint64_t, uint64_t>> tally;  // sent, received (mod p)
     for (const BusEvent& e : events) {
       if (e.bus != name || e.mult == 0) continue;
       ++count;
@@ -29,8 +28,6 @@ std::vector<BusResult> check_buses(const std::vector<BusEvent>& events, const st
       const Fp m = Fp::from_u64(e.mult);
       numer.push_back(Fp3{{e.send ? m : -m, Fp(), Fp()}});
       denom.push_back(alpha - h);
-      auto& [sent, received] = tally[e.tuple];
-      (e.send ? sent : received) = (Fp::from_u64(e.send ? sent : received) + m).value();
     }
     // Σ numer_i / denom_i with one inversion: Montgomery's trick, written out.
     Fp3 sum;
@@ -44,6 +41,14 @@ std::vector<BusResult> check_buses(const std::vector<BusEvent>& events, const st
         inv = inv * denom[i];
       }
     }
+    // For the message only: the tuples whose sent and received multiplicities differ.
+    std::map<std::vector<uint64_t>, std::pair<uint64_t, uint64_t>> tally;  // sent, received (mod p)
+    if (!(sum == Fp3{}))
+      for (const BusEvent& e : events) {
+        if (e.bus != name || e.mult == 0) continue;
+        auto& [sent, received] = tally[e.tuple];
+        (e.send ? sent : received) = (Fp::from_u64(e.send ? sent : received) + Fp::from_u64(e.mult)).value();
+      }
     BusResult r{name, sum == Fp3{}, count, {}};
     for (const auto& [tuple, sr] : tally) {
       if (sr.first == sr.second) continue;

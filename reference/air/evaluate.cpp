@@ -249,6 +249,30 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
     if (last) c("cpu:c:keep2_last", (x("f_store") + x("f_branch") + x("f_system") * is_real) * (x("d_v2") - x("d_old2")));
     // spec: cpu:c:keep3_last
     if (last) c("cpu:c:keep3_last", (x("f_store") + x("f_branch") + x("f_system") * is_real) * (x("d_v3") - x("d_old3")));
+    // LUI's upper immediate as four limbs (U-type: insn[31:12] << 12, sign-extended)
+    Fp u1;
+    for (int k = 16; k < 32; ++k) u1 = u1 + f(uint64_t{1} << (k - 16)) * x(kBits[k - 8]);
+    // spec: cpu:c:lui0
+    c("cpu:c:lui0", x("f_lui") * (one - x("wr_zero")) * (x("d_v0") - f(4096) * (x("i12") + f(2) * x("i13") + f(4) * x("i14") + f(8) * x("i15"))));
+    // spec: cpu:c:lui1
+    c("cpu:c:lui1", x("f_lui") * (one - x("wr_zero")) * (x("d_v1") - u1));
+    // spec: cpu:c:lui2
+    c("cpu:c:lui2", x("f_lui") * (one - x("wr_zero")) * (x("d_v2") - f(65535) * x("i31")));
+    // spec: cpu:c:lui3
+    c("cpu:c:lui3", x("f_lui") * (one - x("wr_zero")) * (x("d_v3") - f(65535) * x("i31")));
+    // spec: cpu:c:jal_target
+    {
+      Fp imm_j = f(2048) * x("i20") - f(1048576) * x("i31");  // J-type: imm[11] = bit 20, sign = bit 31
+      for (int k = 1; k <= 10; ++k) imm_j = imm_j + f(uint64_t{1} << k) * x(kBits[20 + k - 8]);
+      for (int k = 12; k <= 19; ++k) imm_j = imm_j + f(uint64_t{1} << k) * x(kBits[k - 8]);
+      c("cpu:c:jal_target", x("f_jal") * (x("next_pc") - x("pc") - imm_j));
+    }
+    // spec: cpu:c:link_def
+    c("cpu:c:link_def", x("link") - (x("f_jal") + x("f_jalr")) * (one - x("wr_zero")));
+    // spec: cpu:c:link_lo
+    c("cpu:c:link_lo", x("link") * (x("d_v0") + f(65536) * x("d_v1") + f(4294967296) * x("d_v2") - x("pc") - f(4)));
+    // spec: cpu:c:link_d3
+    c("cpu:c:link_d3", x("link") * x("d_v3"));
     // spec: cpu:c:pc_sequential
     c("cpu:c:pc_sequential", (x("f_lui") + x("f_auipc") + x("f_load") + x("f_store") + x("f_opimm") + x("f_op") +
                               x("f_opimm32") + x("f_op32")) * (x("next_pc") - x("pc") - f(4)));

@@ -80,7 +80,7 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   for (const char* v : {"a_v", "b_v", "d_old", "d_v"})
     for (int k = 0; k < 4; ++k) cpu.columns.push_back(v + std::to_string(k));
   for (const char* c : {"a_prev_ts", "b_prev_ts", "d_prev_ts", "a_dt0", "a_dt1", "b_dt0", "b_dt1", "d_dt0", "d_dt1",
-                        "wr_inv", "wr_zero"})
+                        "wr_inv", "wr_zero", "link"})
     cpu.columns.push_back(c);
   TraceTable range16{"range16", {"value", "mult"}, {}};
   for (uint64_t v = 0; v < 65536; ++v) range16.rows.push_back({v, 0});
@@ -145,6 +145,7 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
       reg_val[wr] = now;
       row[cpu.col("wr_zero")] = wr == 0;
       row[cpu.col("wr_inv")] = wr ? Fp::from_u64(wr).inverse().value() : 0;
+      row[cpu.col("link")] = (opcode == 0x6f || opcode == 0x67) && wr != 0;
     }
     cpu.rows.push_back(std::move(row));
   }

@@ -71,45 +71,56 @@ const AirTrace& fib() {
   return t;
 }
 
-// A two-cycle program, nop then ecall, built without an ELF: its byte lookups are 0x13, 0x00 and
-// 0x73 only, which leaves room in the byte table for the attacks on it.
+// A three-cycle program built without an ELF: lui x4, 1; addi x0, x0, 4; ecall (exit). Its byte
+// and range lookups are small, which leaves room in those tables for the attacks on them, and
+// its addi writes x0 with a J-immediate of 4, a row where every flag's value constraint can hold.
 const AirTrace& mini() {
   static const AirTrace t = [] {
     spec::ProgramImage img;
     img.entry = 0x10000;
-    img.segments.push_back({0x10000, 8, spec::kFlagR | spec::kFlagX, {0x13, 0, 0, 0, 0x73, 0, 0, 0}});
-    spec::ExecResult r;
-    r.status = spec::ExitStatus::kExited;
-    r.cycles = 2;
-    r.trace.resize(2);
-    r.trace[0].pc = 0x10000, r.trace[0].insn = 0x13, r.trace[0].next_pc = 0x10004;
-    r.trace[1].pc = 0x10004, r.trace[1].insn = 0x73, r.trace[1].next_pc = 0x10004, r.trace[1].cycle = 1;
-    return build_trace(img, r);
-  }();
-  return t;
-}
-
-// Four cycles over five words: ecall (read), jal +4, jal +4, ecall (exit), and a zero word
-// that is never executed. Its duplicated jal word and the zero word make room for the attacks on
-// pc_ecall and one_class that the real guests' traces do not offer.
-const AirTrace& jumps() {
-  static const AirTrace t = [] {
-    spec::ProgramImage img;
-    img.entry = 0x10000;
-    const uint32_t words[] = {0x00000073, 0x0040006f, 0x0040006f, 0x00000073, 0x00000000};
+    const uint32_t words[] = {0x00001237, 0x00400013, 0x00000073};
     std::vector<uint8_t> bytes;
     for (uint32_t w : words)
       for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<uint8_t>(w >> (8 * k)));
     img.segments.push_back({0x10000, bytes.size(), spec::kFlagR | spec::kFlagX, bytes});
     spec::ExecResult r;
     r.status = spec::ExitStatus::kExited;
-    r.cycles = 4;
-    r.trace.resize(4);
-    for (uint64_t i = 0; i < 4; ++i) {
+    r.cycles = 3;
+    r.trace.resize(3);
+    for (uint64_t i = 0; i < 3; ++i) {
       r.trace[i].cycle = i;
       r.trace[i].pc = 0x10000 + 4 * i;
       r.trace[i].insn = words[i];
-      r.trace[i].next_pc = i == 3 ? 0x1000c : 0x10000 + 4 * (i + 1);
+      r.trace[i].next_pc = i == 2 ? 0x10008 : 0x10000 + 4 * (i + 1);
+    }
+    r.trace[0].rd = 4, r.trace[0].rd_value = 0x1000;
+    return build_trace(img, r);
+  }();
+  return t;
+}
+
+// Five cycles over six words: ecall (read), beq x0, x0, +4, jal x0, +4, jal x0, +4, ecall (exit),
+// and a zero word that is never executed. The branch (whose target is not yet constrained), the
+// duplicated jal and the zero word make room for the attacks on pc_ecall, one_class and
+// jal_target that the real guests' traces do not offer.
+const AirTrace& jumps() {
+  static const AirTrace t = [] {
+    spec::ProgramImage img;
+    img.entry = 0x10000;
+    const uint32_t words[] = {0x00000073, 0x00000263, 0x0040006f, 0x0040006f, 0x00000073, 0x00000000};
+    std::vector<uint8_t> bytes;
+    for (uint32_t w : words)
+      for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<uint8_t>(w >> (8 * k)));
+    img.segments.push_back({0x10000, bytes.size(), spec::kFlagR | spec::kFlagX, bytes});
+    spec::ExecResult r;
+    r.status = spec::ExitStatus::kExited;
+    r.cycles = 5;
+    r.trace.resize(5);
+    for (uint64_t i = 0; i < 5; ++i) {
+      r.trace[i].cycle = i;
+      r.trace[i].pc = 0x10000 + 4 * i;
+      r.trace[i].insn = words[i];
+      r.trace[i].next_pc = i == 4 ? 0x10010 : 0x10000 + 4 * (i + 1);
     }
     return build_trace(img, r);
   }();
@@ -212,6 +223,7 @@ void rebalance(AirTrace& t, bool keep_claimed = false) {
     val[wr] = limbs_value(t, r, "d_v");
     at(t, "cpu", r, "wr_zero") = get(t, "cpu", r, "wr") == 0;
     at(t, "cpu", r, "wr_inv") = get(t, "cpu", r, "wr") ? Fp::from_u64(get(t, "cpu", r, "wr")).inverse().value() : 0;
+    at(t, "cpu", r, "link") = (get(t, "cpu", r, "f_jal") + get(t, "cpu", r, "f_jalr")) % P * (1 - get(t, "cpu", r, "wr_zero")) % P;
   }
   auto& regs = t.table("regs");
   for (auto& row : regs.rows) {
@@ -268,7 +280,7 @@ std::optional<std::pair<size_t, uint64_t>> seq_then_duplicated_jump(const AirTra
   for (size_t r = 0; r + 2 < n; ++r) {
     const int k = flag_of(t, r), k2 = flag_of(t, r + 1);
     if (ecall_first ? k != 11 : !(k >= 0 && kSequential[k])) continue;
-    if (!(k2 == 2 || k2 == 3 || k2 == 4)) continue;
+    if (!(k2 == 3 || k2 == 4) || get(t, "cpu", r + 1, "link") != 0) continue;  // jalr x0 or branch: target free
     const auto other = other_addresses(t, get(t, "cpu", r + 1, "insn"), get(t, "cpu", r + 1, "pc"));
     if (!other.empty()) return std::pair{r, other.front()};
   }
@@ -276,22 +288,35 @@ std::optional<std::pair<size_t, uint64_t>> seq_then_duplicated_jump(const AirTra
 }
 
 // A flag combination on a sequential row that keeps Σ flags = 1 and the opcode sum, with
-// `target` the only non-bit flag (value 1 - |S|, S a set of other flags set to 1).
+// `target` the only non-bit flag (value 1 - |S|, S a set of 2 or 3 other flags set to 1). Flags
+// whose value constraints would then fail are not used: jal and system never, lui and jalr only
+// on a write to x0 (where their constraints vanish); jal as the target needs a row whose
+// J-immediate is the step actually taken (mini's addi x0, x0, 4).
 bool non_bit_flag(AirTrace& t, int target) {
   const size_t n = real_rows(t);
   for (size_t r = 0; r + 1 < n; ++r) {
     const int k = flag_of(t, r);
     if (k < 0 || !kSequential[k] || get(t, "cpu", r, "next_pc") != get(t, "cpu", r, "pc") + 4) continue;
+    const bool x0 = get(t, "cpu", r, "wr_zero") == 1;
+    auto usable = [&](int f) { return f != 2 && f != 11 && ((f != 0 && f != 3) || x0); };
+    if (target == 11 || (!usable(target) && !(target == 2 && x0))) continue;
     const int64_t code = static_cast<int64_t>(kCodes[k]);
     for (int a = 0; a < 11; ++a)
-      for (int b = a + 1; b < 11; ++b) {  // S = {a, b}, target = -1, system excluded
-        if (a == target || b == target || target == 11) continue;
-        if (static_cast<int64_t>(kCodes[a] + kCodes[b]) - static_cast<int64_t>(kCodes[target]) != code) continue;
-        for (int j = 0; j < 12; ++j) at(t, "cpu", r, kFlags[j]) = 0;
-        at(t, "cpu", r, kFlags[a]) = 1, at(t, "cpu", r, kFlags[b]) = 1, at(t, "cpu", r, kFlags[target]) = P - 1;
-        rebalance(t);  // stores and branches among the flags now keep the old value
-        return true;
-      }
+      for (int b = a + 1; b < 11; ++b)
+        for (int c = b + 1; c <= 11; ++c) {  // c == 11: S = {a, b}
+          const bool three = c < 11;
+          if (a == target || b == target || (three && c == target) || !usable(a) || !usable(b) || (three && !usable(c)))
+            continue;
+          const int64_t weight = three ? -2 : -1;  // target = 1 - |S|
+          const int64_t sum = static_cast<int64_t>(kCodes[a] + kCodes[b] + (three ? kCodes[c] : 0));
+          if (sum + weight * static_cast<int64_t>(kCodes[target]) != code) continue;
+          for (int j = 0; j < 12; ++j) at(t, "cpu", r, kFlags[j]) = 0;
+          at(t, "cpu", r, kFlags[a]) = 1, at(t, "cpu", r, kFlags[b]) = 1;
+          if (three) at(t, "cpu", r, kFlags[c]) = 1;
+          at(t, "cpu", r, kFlags[target]) = static_cast<uint64_t>(static_cast<int64_t>(P) + weight);
+          rebalance(t);  // stores and branches among the flags now keep the old value
+          return true;
+        }
   }
   return false;
 }
@@ -457,13 +482,16 @@ std::vector<Mutation> mutations() {
                      return true;
                    }
                    return non_bit_flag(t, k);
-                 }});
+                 },
+                 // lui, jal and jalr carry value constraints that vanish only on a write to x0: the
+                 // mini program's nop (addi x0, x0, 0) is such a row
+                 (k == 0 || k == 2 || k == 3 || k == 4) ? Mutation::Base::kMini : Mutation::Base::kFib});
   m.push_back({"cpu:c:one_class", "a real row with no class flag executes the zero word and jumps anywhere",
                [](AirTrace& t) {
-                 // jal at 0x10004 now lands on the zero word at 0x10010, which (flagless, so no pc
-                 // rule applies) continues to the exit at 0x1000c
-                 at(t, "cpu", 1, "next_pc") = 0x10010;
-                 at(t, "cpu", 2, "pc") = 0x10010;
+                 // the branch at 0x10004 now lands on the zero word at 0x10014, which (flagless, so
+                 // no pc rule applies) continues at the second jal (0x1000c)
+                 at(t, "cpu", 1, "next_pc") = 0x10014;
+                 at(t, "cpu", 2, "pc") = 0x10014;
                  set_insn(t, 2, 0);
                  at(t, "cpu", 2, "next_pc") = 0x1000c;
                  rebalance(t);
@@ -496,10 +524,20 @@ std::vector<Mutation> mutations() {
                  rebalance(t);
                  return true;
                }});
-  m.push_back({"cpu:c:pc_ecall", "the read ecall skips the next instruction (lands on its twin)", [](AirTrace& t) {
+  m.push_back({"cpu:c:pc_ecall", "the read ecall skips the branch after it", [](AirTrace& t) {
                  auto& cpu = t.table("cpu");
                  at(t, "cpu", 0, "next_pc") = 0x10008;
                  cpu.rows.erase(cpu.rows.begin() + 1);
+                 cpu.rows.push_back(std::vector<uint64_t>(cpu.columns.size(), 0));
+                 pad_from(t, cpu.height() - 1);
+                 for (size_t r = 0; r < cpu.height(); ++r) at(t, "cpu", r, "clk") = r;
+                 rebalance(t);
+                 return true;
+               }, Mutation::Base::kJumps});
+  m.push_back({"cpu:c:jal_target", "a jal skips the instruction it targets", [](AirTrace& t) {
+                 auto& cpu = t.table("cpu");
+                 at(t, "cpu", 2, "next_pc") = 0x10010;  // jal at 0x10008 claims to land on the exit
+                 cpu.rows.erase(cpu.rows.begin() + 3);
                  cpu.rows.push_back(std::vector<uint64_t>(cpu.columns.size(), 0));
                  pad_from(t, cpu.height() - 1);
                  for (size_t r = 0; r < cpu.height(); ++r) at(t, "cpu", r, "clk") = r;
@@ -538,6 +576,46 @@ std::vector<Mutation> mutations() {
                  const size_t n = real_rows(t);
                  t.table("cpu").rows.resize(n);
                  at(t, "cpu", n - 1, "next_pc") += 4;
+                 return true;
+               }});
+  // LUI and links
+  for (int k = 0; k < 4; ++k)
+    m.push_back({"cpu:c:lui" + std::to_string(k), "a LUI result limb " + std::to_string(k) + " off by one", [k](AirTrace& t) {
+                   for (size_t r = 0; r + 1 < real_rows(t); ++r)
+                     if (get(t, "cpu", r, "f_lui") == 1 && get(t, "cpu", r, "wr") != 0 &&
+                         get(t, "cpu", r, ("d_v" + std::to_string(k)).c_str()) < 65535) {
+                       at(t, "cpu", r, ("d_v" + std::to_string(k)).c_str()) += 1;
+                       rebalance(t);
+                       return true;
+                     }
+                   return false;
+                 }, Mutation::Base::kMini});
+  auto call_row = [](const AirTrace& t) -> std::optional<size_t> {
+    for (size_t r = 0; r + 1 < real_rows(t); ++r)
+      if (get(t, "cpu", r, "link") == 1 && get(t, "cpu", r, "d_v0") < 65000) return r;
+    return std::nullopt;
+  };
+  m.push_back({"cpu:c:link_def", "a call claims no link and returns elsewhere", [call_row](AirTrace& t) {
+                 const auto r = call_row(t);
+                 if (!r) return false;
+                 at(t, "cpu", *r, "d_v0") += 4;
+                 at(t, "cpu", *r, "link") = 0;
+                 rebalance(t);
+                 at(t, "cpu", *r, "link") = 0;
+                 return true;
+               }});
+  m.push_back({"cpu:c:link_lo", "a call's return address off by 4", [call_row](AirTrace& t) {
+                 const auto r = call_row(t);
+                 if (!r) return false;
+                 at(t, "cpu", *r, "d_v0") += 4;
+                 rebalance(t);
+                 return true;
+               }});
+  m.push_back({"cpu:c:link_d3", "a call's return address with bit 48 set", [call_row](AirTrace& t) {
+                 const auto r = call_row(t);
+                 if (!r) return false;
+                 at(t, "cpu", *r, "d_v3") = 1;
+                 rebalance(t);
                  return true;
                }});
   // registers
@@ -724,7 +802,7 @@ TEST(Air, AdequacyKillRate) {
       for (const Mutation* mp : order) {
         const Mutation& mu = *mp;
         AirTrace t = mu.start();
-        mu.apply(t);
+        if (!mu.apply(t)) continue;  // not applicable: proves nothing
         if (check_trace(t, {c.id}).ok()) {
           kill = true;
           break;
@@ -742,7 +820,7 @@ TEST(Air, AdequacyKillRate) {
     for (const auto& mu : muts)
       if (mu.expect == sv) {
         AirTrace t = mu.start();
-        mu.apply(t);
+        if (!mu.apply(t)) continue;
         std::printf("    its mutation is still caught: %.200s\n", check_trace(t, {sv}).summary().c_str());
       }
   }
