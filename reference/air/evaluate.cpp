@@ -273,6 +273,70 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
     c("cpu:c:link_lo", x("link") * (x("d_v0") + f(65536) * x("d_v1") + f(4294967296) * x("d_v2") - x("pc") - f(4)));
     // spec: cpu:c:link_d3
     c("cpu:c:link_d3", x("link") * x("d_v3"));
+    // spec: cpu:c:pc_limbs
+    c("cpu:c:pc_limbs", x("pc") - x("pc0") - f(65536) * x("pc1"));
+    // spec: cpu:b:pc0
+    s.bus("cpu", "cpu:b:pc0", "range16", true, r, {x("pc0").value()}, is_real.value());
+    // spec: cpu:b:pc1
+    s.bus("cpu", "cpu:b:pc1", "range16", true, r, {x("pc1").value()}, is_real.value());
+    // spec: cpu:c:c3_bit
+    c("cpu:c:c3_bit", x("c3") * (x("c3") - one));
+    const Fp adder = x("f_jalr") + x("f_auipc") * (one - x("wr_zero"));
+    // spec: cpu:c:carry0_unused
+    c("cpu:c:carry0_unused", (one - adder) * x("c0"));
+    // spec: cpu:c:carry1_unused
+    c("cpu:c:carry1_unused", (one - adder) * x("c1"));
+    // spec: cpu:c:carry2_unused
+    c("cpu:c:carry2_unused", (one - adder) * x("c2"));
+    // spec: cpu:c:carry3_unused
+    c("cpu:c:carry3_unused", (one - adder) * x("c3"));
+    // AUIPC: pc + sext(insn[31:12] << 12), limb by limb (u1 is the upper immediate's limb 1)
+    {
+      const Fp u0 = f(4096) * (x("i12") + f(2) * x("i13") + f(4) * x("i14") + f(8) * x("i15")), sign = f(65535) * x("i31");
+      const Fp on = x("f_auipc") * (one - x("wr_zero"));
+      // spec: cpu:c:auipc0
+      c("cpu:c:auipc0", on * (x("pc0") + u0 - x("d_v0") - f(65536) * x("c0")));
+      // spec: cpu:c:auipc1
+      c("cpu:c:auipc1", on * (x("pc1") + u1 + x("c0") - x("d_v1") - f(65536) * x("c1")));
+      // spec: cpu:c:auipc2
+      c("cpu:c:auipc2", on * (sign + x("c1") - x("d_v2") - f(65536) * x("c2")));
+      // spec: cpu:c:auipc3
+      c("cpu:c:auipc3", on * (sign + x("c2") - x("d_v3") - f(65536) * x("c3")));
+    }
+    // JALR: rs1 + sext(imm_i) with bit 0 cleared, below 2^32
+    {
+      Fp i0 = f(61440) * x("i31");  // imm_i's limb 0: bits 20..31 of insn, sign-extended through bit 15
+      for (int k = 0; k < 12; ++k) i0 = i0 + f(uint64_t{1} << k) * x(kBits[20 + k - 8]);
+      const Fp sign = f(65535) * x("i31"), jalr = x("f_jalr");
+      // spec: cpu:c:jalr_s0
+      c("cpu:c:jalr_s0", jalr * (x("a_v0") + i0 - x("s0") - f(65536) * x("c0")));
+      // spec: cpu:c:jalr_s1
+      c("cpu:c:jalr_s1", jalr * (x("a_v1") + sign + x("c0") - x("s1") - f(65536) * x("c1")));
+      // spec: cpu:c:jalr_s2
+      c("cpu:c:jalr_s2", jalr * (x("a_v2") + sign + x("c1") - x("s2") - f(65536) * x("c2")));
+      // spec: cpu:c:jalr_s3
+      c("cpu:c:jalr_s3", jalr * (x("a_v3") + sign + x("c2") - x("s3") - f(65536) * x("c3")));
+      // spec: cpu:c:jalr_high
+      c("cpu:c:jalr_high", jalr * (x("s2") + x("s3")));
+      // spec: cpu:c:jalr_even
+      c("cpu:c:jalr_even", jalr * (x("s0") - f(2) * x("half") - x("lowbit")));
+      // spec: cpu:c:lowbit_bit
+      c("cpu:c:lowbit_bit", x("lowbit") * (x("lowbit") - one));
+      // spec: cpu:c:jalr_target
+      c("cpu:c:jalr_target", jalr * (x("next_pc") - f(2) * x("half") - f(65536) * x("s1")));
+      // spec: cpu:c:jalr_unused
+      c("cpu:c:jalr_unused", (one - jalr) * (x("s0") + x("s1") + x("s2") + x("s3") + x("half") + x("lowbit")));
+    }
+    // spec: cpu:b:s0
+    s.bus("cpu", "cpu:b:s0", "range16", true, r, {x("s0").value()}, is_real.value());
+    // spec: cpu:b:s1
+    s.bus("cpu", "cpu:b:s1", "range16", true, r, {x("s1").value()}, is_real.value());
+    // spec: cpu:b:s2
+    s.bus("cpu", "cpu:b:s2", "range16", true, r, {x("s2").value()}, is_real.value());
+    // spec: cpu:b:s3
+    s.bus("cpu", "cpu:b:s3", "range16", true, r, {x("s3").value()}, is_real.value());
+    // spec: cpu:b:half
+    s.bus("cpu", "cpu:b:half", "range16", true, r, {x("half").value()}, is_real.value());
     // spec: cpu:c:pc_sequential
     c("cpu:c:pc_sequential", (x("f_lui") + x("f_auipc") + x("f_load") + x("f_store") + x("f_opimm") + x("f_op") +
                               x("f_opimm32") + x("f_op32")) * (x("next_pc") - x("pc") - f(4)));

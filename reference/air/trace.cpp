@@ -80,7 +80,8 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   for (const char* v : {"a_v", "b_v", "d_old", "d_v"})
     for (int k = 0; k < 4; ++k) cpu.columns.push_back(v + std::to_string(k));
   for (const char* c : {"a_prev_ts", "b_prev_ts", "d_prev_ts", "a_dt0", "a_dt1", "b_dt0", "b_dt1", "d_dt0", "d_dt1",
-                        "wr_inv", "wr_zero", "link"})
+                        "wr_inv", "wr_zero", "link", "pc0", "pc1", "c0", "c1", "c2", "c3", "s0", "s1", "s2", "s3", "half",
+                        "lowbit"})
     cpu.columns.push_back(c);
   TraceTable range16{"range16", {"value", "mult"}, {}};
   for (uint64_t v = 0; v < 65536; ++v) range16.rows.push_back({v, 0});
@@ -129,6 +130,7 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
         range16.rows[gap >> 16][1] += 1;
         reg_ts[reg] = ts;
       };
+      const uint64_t reg_val_before_a = reg_val[ra];
       limbs("a_v", reg_val[ra]);
       access(ra, 4 * i + 1, "a_prev_ts", "a_dt");
       limbs("b_v", reg_val[rb]);
@@ -146,6 +148,26 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
       row[cpu.col("wr_zero")] = wr == 0;
       row[cpu.col("wr_inv")] = wr ? Fp::from_u64(wr).inverse().value() : 0;
       row[cpu.col("link")] = (opcode == 0x6f || opcode == 0x67) && wr != 0;
+      // the pc's limbs, and the row's 64-bit addition (AUIPC: pc + imm_u; JALR: rs1 + imm_i)
+      row[cpu.col("pc0")] = s.pc & 0xffff, row[cpu.col("pc1")] = s.pc >> 16;
+      range16.rows[s.pc & 0xffff][1] += 1, range16.rows[s.pc >> 16][1] += 1;
+      auto add64 = [&](uint64_t x, uint64_t y, const char* out) {
+        uint64_t carry = 0;
+        for (int k = 0; k < 4; ++k) {
+          const uint64_t limb = ((x >> (16 * k)) & 0xffff) + ((y >> (16 * k)) & 0xffff) + carry;
+          if (out) row[cpu.col(out + std::to_string(k))] = limb & 0xffff;
+          carry = limb >> 16;
+          row[cpu.col("c" + std::to_string(k))] = carry;
+        }
+      };
+      const uint64_t imm_u = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(s.insn & 0xfffff000u)));
+      const uint64_t imm_i = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(s.insn)) >> 20);
+      if (opcode == 0x17 && wr != 0) add64(s.pc, imm_u, nullptr);  // the sum itself is d_v
+      if (opcode == 0x67) {
+        add64(reg_val_before_a, imm_i, "s");
+        row[cpu.col("half")] = row[cpu.col("s0")] >> 1, row[cpu.col("lowbit")] = row[cpu.col("s0")] & 1;
+      }
+      for (const char* c : {"s0", "s1", "s2", "s3", "half"}) range16.rows[row[cpu.col(c)]][1] += 1;
     }
     cpu.rows.push_back(std::move(row));
   }
