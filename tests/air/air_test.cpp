@@ -9,7 +9,7 @@
 //  - lint: every spec ID is implemented once in reference/air/evaluate.cpp, in spec order, the
 //    code names no ID the spec lacks, and every constraint and bus ID has a negative test.
 // ZKRV_AIR_MAX_CYCLES (default 2^17) bounds the programs of the completeness test; the `long`
-// label runs it up to 2^23.
+// label runs it up to 2^20.
 #include <gtest/gtest.h>
 
 #include <array>
