@@ -8,6 +8,7 @@
 #include "optimized/fri/fold.h"
 #include "optimized/fri/fri.h"
 #include "optimized/merkle/merkle.h"
+#include "optimized/simd/simd.h"
 #include "reference/fri/fri.h"
 #include "reference/merkle/merkle.h"
 #include "reference/ntt/ntt.h"
@@ -115,12 +116,17 @@ TEST(FriDiff, ProofsAreByteIdentical) {
       for (const auto& x : e) re.push_back(to_ref(x));
       ref::Transcript rt("fri-diff");
       const auto want = spec::encode_fri_proof(ref::fri_prove(o, log_degree, re, rt));
-      for (unsigned threads : {1u, 2u, 3u}) {
-        opt::Transcript ot("fri-diff");
-        const auto got = spec::encode_fri_proof(opt::fri_prove(o, log_degree, e, ot, threads));
-        EXPECT_EQ(got, want) << "arity 2^" << log_arity << " blowup 2^" << log_blowup << " threads " << threads;
-        EXPECT_EQ(ot.state(), rt.state());
-      }
+      const auto saved = opt::simd_level();
+      for (auto level : opt::kAllSimdLevels)  // every SIMD level (scalar = SIMD forced off) and thread count
+        for (unsigned threads : {1u, 2u, 3u}) {
+          opt::set_simd_level(level);
+          opt::Transcript ot("fri-diff");
+          const auto got = spec::encode_fri_proof(opt::fri_prove(o, log_degree, e, ot, threads));
+          EXPECT_EQ(got, want) << "arity 2^" << log_arity << " blowup 2^" << log_blowup << " threads " << threads
+                               << " simd " << opt::simd_level_name(level);
+          EXPECT_EQ(ot.state(), rt.state());
+        }
+      opt::set_simd_level(saved);
       ref::Transcript vt("fri-diff");
       EXPECT_FALSE(ref::fri_verify(o, log_degree, *spec::decode_fri_proof(want).proof, vt));
     }
