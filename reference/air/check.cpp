@@ -15,31 +15,36 @@ std::string row_values(const TraceTable& t, size_t r) {
 
 class CheckSink final : public Sink {
  public:
-  CheckSink(const AirTrace& t, const std::set<std::string>& disabled, CheckReport& r) : trace_(t), disabled_(disabled), rep_(r) {}
-  void constraint(const std::string& table, const std::string& id, size_t row, uint64_t value) override {
-    if (disabled_.count(id)) return;
-    ids_.insert(id);
+  CheckSink(const AirTrace& t, const std::set<std::string>& disabled, CheckReport& r)
+      : trace_(t), disabled_(disabled.begin(), disabled.end()), rep_(r) {}
+  void constraint(std::string_view table, std::string_view id, size_t row, uint64_t value) override {
+    if (!disabled_.empty() && disabled_.count(id)) return;
+    if (id != last_id_) {  // consecutive evaluations of one ID need no set lookup
+      if (ids_.find(id) == ids_.end()) ids_.emplace(id);
+      last_id_.assign(id);
+    }
     ++rep_.evaluations;
     if (value == 0) return;
     ++rep_.failure_count;
-    rep_.failing_ids.insert(id);
+    rep_.failing_ids.emplace(id);
     if (rep_.failures.size() >= 100) return;
-    const TraceTable& t = trace_.table(table);
+    const TraceTable& t = trace_.table(std::string(table));
     std::string v = "value " + std::to_string(value) + "; row " + std::to_string(row) + ": " + row_values(t, row);
     if (row + 1 < t.height()) v += "; next: " + row_values(t, row + 1);
-    rep_.failures.push_back({id, table, row, v});
+    rep_.failures.push_back({std::string(id), std::string(table), row, v});
   }
-  void bus(const std::string&, const std::string& id, const std::string& bus, bool send, size_t row,
+  void bus(std::string_view, std::string_view id, std::string_view bus, bool send, size_t row,
            const std::vector<uint64_t>& tuple, uint64_t mult) override {
-    if (disabled_.count(id)) return;
-    events.push_back({id, bus, send, row, tuple, mult});
+    if (mult == 0 || (!disabled_.empty() && disabled_.count(id))) return;  // a zero multiplicity adds nothing
+    events.push_back({std::string(id), std::string(bus), send, row, tuple, mult});
   }
   std::vector<BusEvent> events;
-  std::set<std::string> ids_;
+  std::set<std::string, std::less<>> ids_;
 
  private:
   const AirTrace& trace_;
-  const std::set<std::string>& disabled_;
+  const std::set<std::string, std::less<>> disabled_;
+  std::string last_id_;
   CheckReport& rep_;
 };
 

@@ -57,7 +57,7 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
     const RowView x{t, index, r};
     const bool first = r == 0, last = r + 1 == h, trans = r + 1 < h;
     const Fp one = f(1), is_real = x("is_real");
-    auto c = [&](const char* id, Fp v) { s.constraint("cpu", id, r, v.value()); };
+    auto c = [&](std::string_view id, Fp v) { s.constraint("cpu", id, r, v.value()); };
     // spec: cpu:c:real_bit
     c("cpu:c:real_bit", is_real * (is_real - one));
     // spec: cpu:c:real_first

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reference/air/trace.h"
@@ -16,9 +17,9 @@ class Sink {
  public:
   virtual ~Sink() = default;
   // A constraint's value on one row (0 = holds). Called only on the rows the constraint covers.
-  virtual void constraint(const std::string& table, const std::string& id, size_t row, uint64_t value) = 0;
+  virtual void constraint(std::string_view table, std::string_view id, size_t row, uint64_t value) = 0;
   // A bus interaction on one row (every row, multiplicity possibly 0).
-  virtual void bus(const std::string& table, const std::string& id, const std::string& bus, bool send, size_t row,
+  virtual void bus(std::string_view table, std::string_view id, std::string_view bus, bool send, size_t row,
                    const std::vector<uint64_t>& tuple, uint64_t mult) = 0;
 };
 

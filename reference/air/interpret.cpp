@@ -41,24 +41,30 @@ constexpr uint64_t kAbsent = ~uint64_t{0};
 class RecordingSink final : public Sink {
  public:
   explicit RecordingSink(const AirTrace& t) : trace_(t) {}
-  void constraint(const std::string& table, const std::string& id, size_t row, uint64_t value) override {
+  void constraint(std::string_view table, std::string_view id, size_t row, uint64_t value) override {
     slot(table, id)[row] = value;
   }
-  void bus(const std::string& table, const std::string& id, const std::string& bus, bool send, size_t row,
+  void bus(std::string_view table, std::string_view id, std::string_view bus, bool send, size_t row,
            const std::vector<uint64_t>& tuple, uint64_t mult) override {
-    uint64_t h = std::hash<std::string>{}(bus) ^ (send ? 0x9e3779b97f4a7c15ull : 0);
+    uint64_t h = std::hash<std::string_view>{}(bus) ^ (send ? 0x9e3779b97f4a7c15ull : 0);
     for (uint64_t v : tuple) h = (h ^ v) * 0x100000001b3ull + 0x7f4a7c15;
     h = (h ^ mult) * 0x100000001b3ull;
     slot(table, id)[row] = h == kAbsent ? 0 : h;
   }
-  std::map<std::string, std::vector<uint64_t>> values;
+  std::map<std::string, std::vector<uint64_t>, std::less<>> values;
 
  private:
-  std::vector<uint64_t>& slot(const std::string& table, const std::string& id) {
+  std::vector<uint64_t>& slot(std::string_view table, std::string_view id) {
+    if (id == last_id_ && last_) return *last_;
     auto it = values.find(id);
-    if (it == values.end()) it = values.emplace(id, std::vector<uint64_t>(trace_.table(table).height(), kAbsent)).first;
+    if (it == values.end())
+      it = values.emplace(std::string(id), std::vector<uint64_t>(trace_.table(std::string(table)).height(), kAbsent)).first;
+    last_id_ = it->first;
+    last_ = &it->second;
     return it->second;
   }
+  std::string_view last_id_;
+  std::vector<uint64_t>* last_ = nullptr;
   const AirTrace& trace_;
 };
 
