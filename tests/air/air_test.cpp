@@ -72,59 +72,52 @@ const AirTrace& fib() {
   return t;
 }
 
-// A three-cycle program built without an ELF: lui x4, 1; addi x0, x0, 4; ecall (exit). Its byte
-// and range lookups are small, which leaves room in those tables for the attacks on them, and
-// its addi writes x0 with a J-immediate of 4, a row where every flag's value constraint can hold.
+// A program built without an ELF: `words` at 0x10000 (one executable segment), executed as the
+// steps (pc, next_pc) say, the writes (step, rd, value) recorded. The test programs below use it.
+struct Step {
+  uint64_t pc, next_pc;
+};
+struct Write {
+  size_t step;
+  uint8_t rd;
+  uint64_t value;
+};
+AirTrace synthetic(const std::vector<uint32_t>& words, const std::vector<Step>& steps, const std::vector<Write>& writes) {
+  spec::ProgramImage img;
+  img.entry = 0x10000;
+  std::vector<uint8_t> bytes;
+  for (uint32_t w : words)
+    for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<uint8_t>(w >> (8 * k)));
+  img.segments.push_back({0x10000, bytes.size(), spec::kFlagR | spec::kFlagX, bytes});
+  spec::ExecResult r;
+  r.status = spec::ExitStatus::kExited;
+  r.cycles = steps.size();
+  r.trace.resize(steps.size());
+  for (size_t i = 0; i < steps.size(); ++i) {
+    r.trace[i].cycle = i, r.trace[i].pc = steps[i].pc, r.trace[i].next_pc = steps[i].next_pc;
+    r.trace[i].insn = words[(steps[i].pc - 0x10000) / 4];
+  }
+  for (const Write& w : writes) r.trace[w.step].rd = w.rd, r.trace[w.step].rd_value = w.value;
+  return build_trace(img, r);
+}
+
+// lui x4, 1; addi x0, x0, 4; ecall (exit). Its byte and range lookups are small, which leaves room
+// in those tables for the attacks on them, and its addi writes x0 with a J-immediate of 4, a row
+// where every flag's value constraint can hold.
 const AirTrace& mini() {
-  static const AirTrace t = [] {
-    spec::ProgramImage img;
-    img.entry = 0x10000;
-    const uint32_t words[] = {0x00001237, 0x00400013, 0x00000073};
-    std::vector<uint8_t> bytes;
-    for (uint32_t w : words)
-      for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<uint8_t>(w >> (8 * k)));
-    img.segments.push_back({0x10000, bytes.size(), spec::kFlagR | spec::kFlagX, bytes});
-    spec::ExecResult r;
-    r.status = spec::ExitStatus::kExited;
-    r.cycles = 3;
-    r.trace.resize(3);
-    for (uint64_t i = 0; i < 3; ++i) {
-      r.trace[i].cycle = i;
-      r.trace[i].pc = 0x10000 + 4 * i;
-      r.trace[i].insn = words[i];
-      r.trace[i].next_pc = i == 2 ? 0x10008 : 0x10000 + 4 * (i + 1);
-    }
-    r.trace[0].rd = 4, r.trace[0].rd_value = 0x1000;
-    return build_trace(img, r);
-  }();
+  static const AirTrace t = synthetic({0x00001237, 0x00400013, 0x00000073},
+                                      {{0x10000, 0x10004}, {0x10004, 0x10008}, {0x10008, 0x10008}}, {{0, 4, 0x1000}});
   return t;
 }
 
-// Five cycles over six words: ecall (read), beq x0, x0, +4, jal x0, +4, jal x0, +4, ecall (exit),
-// and a zero word that is never executed. The branch (whose target is not yet constrained), the
-// duplicated jal and the zero word make room for the attacks on pc_ecall, one_class and
-// jal_target that the real guests' traces do not offer.
+// ecall (read), beq x0, x0, +4, jal x0, +4, jal x0, +4, ecall (exit), and a zero word that is
+// never executed. The branch (whose target is not yet constrained), the duplicated jal and the
+// zero word make room for the attacks on pc_ecall, one_class and jal_target that the real
+// guests' traces do not offer.
 const AirTrace& jumps() {
-  static const AirTrace t = [] {
-    spec::ProgramImage img;
-    img.entry = 0x10000;
-    const uint32_t words[] = {0x00000073, 0x00000263, 0x0040006f, 0x0040006f, 0x00000073, 0x00000000};
-    std::vector<uint8_t> bytes;
-    for (uint32_t w : words)
-      for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<uint8_t>(w >> (8 * k)));
-    img.segments.push_back({0x10000, bytes.size(), spec::kFlagR | spec::kFlagX, bytes});
-    spec::ExecResult r;
-    r.status = spec::ExitStatus::kExited;
-    r.cycles = 5;
-    r.trace.resize(5);
-    for (uint64_t i = 0; i < 5; ++i) {
-      r.trace[i].cycle = i;
-      r.trace[i].pc = 0x10000 + 4 * i;
-      r.trace[i].insn = words[i];
-      r.trace[i].next_pc = i == 4 ? 0x10010 : 0x10000 + 4 * (i + 1);
-    }
-    return build_trace(img, r);
-  }();
+  static const AirTrace t =
+      synthetic({0x00000073, 0x00000263, 0x0040006f, 0x0040006f, 0x00000073, 0x00000000},
+                {{0x10000, 0x10004}, {0x10004, 0x10008}, {0x10008, 0x1000c}, {0x1000c, 0x10010}, {0x10010, 0x10010}}, {});
   return t;
 }
 
@@ -132,27 +125,10 @@ const AirTrace& jumps() {
 // second ecall at 0x10010. The addi's result is not yet constrained (ALU slice), which lets the
 // tests change the jalr's input alone; the twin ecall is where a wrong target can land.
 const AirTrace& indirect() {
-  static const AirTrace t = [] {
-    spec::ProgramImage img;
-    img.entry = 0x10000;
-    const uint32_t words[] = {0x000102b7, 0x00028293, 0x00d28067, 0x00000073, 0x00000073};
-    std::vector<uint8_t> bytes;
-    for (uint32_t w : words)
-      for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<uint8_t>(w >> (8 * k)));
-    img.segments.push_back({0x10000, bytes.size(), spec::kFlagR | spec::kFlagX, bytes});
-    spec::ExecResult r;
-    r.status = spec::ExitStatus::kExited;
-    r.cycles = 4;
-    r.trace.resize(4);
-    const uint64_t pcs[] = {0x10000, 0x10004, 0x10008, 0x1000c}, next[] = {0x10004, 0x10008, 0x1000c, 0x1000c};
-    for (uint64_t i = 0; i < 4; ++i) {
-      r.trace[i].cycle = i, r.trace[i].pc = pcs[i], r.trace[i].insn = words[(pcs[i] - 0x10000) / 4];
-      r.trace[i].next_pc = next[i];
-    }
-    r.trace[0].rd = 5, r.trace[0].rd_value = 0x10000;
-    r.trace[1].rd = 5, r.trace[1].rd_value = 0x10000;
-    return build_trace(img, r);
-  }();
+  static const AirTrace t =
+      synthetic({0x000102b7, 0x00028293, 0x00d28067, 0x00000073, 0x00000073},
+                {{0x10000, 0x10004}, {0x10004, 0x10008}, {0x10008, 0x1000c}, {0x1000c, 0x1000c}},
+                {{0, 5, 0x10000}, {1, 5, 0x10000}});
   return t;
 }
 
