@@ -771,22 +771,15 @@ std::vector<Mutation> mutations() {
                    at(t, "cpu", 40, col) += 65536;
                    return true;
                  }});
-  m.push_back({"cpu:c:wr_zero_bit", "wr_zero = 2 on a write to x0", [](AirTrace& t) {
-                 for (size_t r = 0; r < real_rows(t); ++r)
-                   if (get(t, "cpu", r, "wr") == 0) {
-                     at(t, "cpu", r, "wr_zero") = 2;
-                     return true;
-                   }
-                 return false;
-               }});
-  m.push_back({"cpu:c:wr_zero_inv", "wr_zero = 0 on a write to x0", [](AirTrace& t) {
-                 for (size_t r = 0; r < real_rows(t); ++r)
-                   if (get(t, "cpu", r, "wr") == 0) {
-                     at(t, "cpu", r, "wr_zero") = 0;
-                     return true;
-                   }
-                 return false;
-               }});
+  for (const auto& [id, value] : std::vector<std::pair<std::string, uint64_t>>{{"cpu:c:wr_zero_bit", 2}, {"cpu:c:wr_zero_inv", 0}})
+    m.push_back({id, "wr_zero = " + std::to_string(value) + " on a write to x0", [value = value](AirTrace& t) {
+                   for (size_t r = 0; r < real_rows(t); ++r)
+                     if (get(t, "cpu", r, "wr") == 0) {
+                       at(t, "cpu", r, "wr_zero") = value;
+                       return true;
+                     }
+                   return false;
+                 }});
   m.push_back({"cpu:c:wr_zero_def", "wr_zero = 1 on a write of 0 to a real register", [](AirTrace& t) {
                  for (size_t r = 0; r < real_rows(t); ++r)
                    if (get(t, "cpu", r, "wr") != 0 && limbs_value(t, r, "d_v") == 0) {
