@@ -1,6 +1,9 @@
 #include "reference/air/check.h"
 
+#include <map>
 #include <sstream>
+
+#include "reference/field/goldilocks.h"
 
 #include "reference/air/evaluate.h"
 
@@ -75,6 +78,45 @@ std::string CheckReport::summary() const {
   os << constraints << " constraints on " << rows << " rows in " << tables << " tables hold; " << buses.size()
      << " buses balance";
   return os.str();
+}
+
+namespace {
+// Counts every send on the lookup buses, per tuple, mod p.
+class LookupCounter final : public Sink {
+ public:
+  void constraint(std::string_view, std::string_view, size_t, uint64_t) override {}
+  void bus(std::string_view, std::string_view, std::string_view bus, bool send, size_t, const std::vector<uint64_t>& tuple,
+           uint64_t mult) override {
+    if (!send || mult == 0) return;
+    if (bus == "byte" || bus == "range16" || bus == "and8" || bus == "program") {
+      auto& c = counts[std::string(bus)][tuple];
+      c = (Fp::from_u64(c) + Fp::from_u64(mult)).value();
+    }
+  }
+  std::map<std::string, std::map<std::vector<uint64_t>, uint64_t>> counts;
+};
+}  // namespace
+
+void count_lookups(AirTrace& trace) {
+  LookupCounter counter;
+  evaluate(trace, counter);
+  // the receiving table of each lookup bus and the columns that form its tuple
+  const std::vector<std::pair<std::string, std::vector<std::string>>> tables = {
+      {"byte", {"value"}}, {"range16", {"value"}}, {"and8", {"x", "y", "z"}}, {"program", {"pc", "insn"}}};
+  for (const auto& [name, cols] : tables) {
+    TraceTable& t = trace.table(name);
+    auto c = counter.counts[name];  // a copy: each count goes to the first row with its tuple
+    std::vector<size_t> idx;
+    for (const auto& col : cols) idx.push_back(t.col(col));
+    const size_t m = t.col("mult");
+    for (auto& row : t.rows) {
+      std::vector<uint64_t> tuple;
+      for (size_t i : idx) tuple.push_back(row[i]);
+      const auto it = c.find(tuple);
+      row[m] = it == c.end() ? 0 : it->second;
+      if (it != c.end()) c.erase(it);
+    }
+  }
 }
 
 CheckReport check_trace(const AirTrace& trace, const std::set<std::string>& disabled) {

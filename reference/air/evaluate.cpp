@@ -27,6 +27,180 @@ std::unordered_map<std::string_view, size_t> column_index(const TraceTable& t) {
   return m;
 }
 
+// ---- alu (spec/tables/alu.md) ----
+void eval_alu(const TraceTable& t, Sink& s) {
+  static const std::pair<const char*, uint64_t> kOps[] = {{"s_add", 0}, {"s_sub", 8}, {"s_addw", 16}, {"s_subw", 24}, {"s_slt", 2}, {"s_sltu", 3}, {"s_xor", 4}, {"s_or", 6}, {"s_and", 7}, {"s_beq", 64}, {"s_bne", 65}, {"s_blt", 68}, {"s_bge", 69}, {"s_bltu", 70}, {"s_bgeu", 71}};
+  const auto index = column_index(t);
+  for (size_t r = 0; r < t.height(); ++r) {
+    const RowView x{t, index, r};
+    Fp any, code;
+    for (const auto& [sel, value] : kOps) any = any + x(sel), code = code + f(value) * x(sel);
+    const Fp one = f(1);
+    auto c = [&](std::string_view id, Fp v) { s.constraint("alu", id, r, v.value()); };
+    // spec: alu:c:s_add_bit
+    c("alu:c:s_add_bit", x("s_add") * (x("s_add") - one));
+    // spec: alu:c:s_sub_bit
+    c("alu:c:s_sub_bit", x("s_sub") * (x("s_sub") - one));
+    // spec: alu:c:s_addw_bit
+    c("alu:c:s_addw_bit", x("s_addw") * (x("s_addw") - one));
+    // spec: alu:c:s_subw_bit
+    c("alu:c:s_subw_bit", x("s_subw") * (x("s_subw") - one));
+    // spec: alu:c:s_slt_bit
+    c("alu:c:s_slt_bit", x("s_slt") * (x("s_slt") - one));
+    // spec: alu:c:s_sltu_bit
+    c("alu:c:s_sltu_bit", x("s_sltu") * (x("s_sltu") - one));
+    // spec: alu:c:s_xor_bit
+    c("alu:c:s_xor_bit", x("s_xor") * (x("s_xor") - one));
+    // spec: alu:c:s_or_bit
+    c("alu:c:s_or_bit", x("s_or") * (x("s_or") - one));
+    // spec: alu:c:s_and_bit
+    c("alu:c:s_and_bit", x("s_and") * (x("s_and") - one));
+    // spec: alu:c:s_beq_bit
+    c("alu:c:s_beq_bit", x("s_beq") * (x("s_beq") - one));
+    // spec: alu:c:s_bne_bit
+    c("alu:c:s_bne_bit", x("s_bne") * (x("s_bne") - one));
+    // spec: alu:c:s_blt_bit
+    c("alu:c:s_blt_bit", x("s_blt") * (x("s_blt") - one));
+    // spec: alu:c:s_bge_bit
+    c("alu:c:s_bge_bit", x("s_bge") * (x("s_bge") - one));
+    // spec: alu:c:s_bltu_bit
+    c("alu:c:s_bltu_bit", x("s_bltu") * (x("s_bltu") - one));
+    // spec: alu:c:s_bgeu_bit
+    c("alu:c:s_bgeu_bit", x("s_bgeu") * (x("s_bgeu") - one));
+    // spec: alu:c:one_op
+    c("alu:c:one_op", any * (any - one));
+    // spec: alu:c:op
+    c("alu:c:op", x("op") - code);
+    // spec: alu:b:ops
+    s.bus("alu", "alu:b:ops", "alu", false, r, {x("op").value(), x("a0").value(), x("a1").value(), x("a2").value(), x("a3").value(), x("b0").value(), x("b1").value(), x("b2").value(), x("b3").value(), x("r0").value(), x("r1").value(), x("r2").value(), x("r3").value()}, any.value());
+    // spec: alu:c:a_bytes0
+    c("alu:c:a_bytes0", x("a0") - x("ab0") - f(256) * x("ab1"));
+    // spec: alu:c:a_bytes1
+    c("alu:c:a_bytes1", x("a1") - x("ab2") - f(256) * x("ab3"));
+    // spec: alu:c:a_bytes2
+    c("alu:c:a_bytes2", x("a2") - x("ab4") - f(256) * x("ab5"));
+    // spec: alu:c:a_bytes3
+    c("alu:c:a_bytes3", x("a3") - x("ab6") - f(256) * x("ab7"));
+    // spec: alu:c:b_bytes0
+    c("alu:c:b_bytes0", x("b0") - x("bb0") - f(256) * x("bb1"));
+    // spec: alu:c:b_bytes1
+    c("alu:c:b_bytes1", x("b1") - x("bb2") - f(256) * x("bb3"));
+    // spec: alu:c:b_bytes2
+    c("alu:c:b_bytes2", x("b2") - x("bb4") - f(256) * x("bb5"));
+    // spec: alu:c:b_bytes3
+    c("alu:c:b_bytes3", x("b3") - x("bb6") - f(256) * x("bb7"));
+    // spec: alu:b:and0
+    s.bus("alu", "alu:b:and0", "and8", true, r, {x("ab0").value(), x("bb0").value(), x("nb0").value()}, any.value());
+    // spec: alu:b:and1
+    s.bus("alu", "alu:b:and1", "and8", true, r, {x("ab1").value(), x("bb1").value(), x("nb1").value()}, any.value());
+    // spec: alu:b:and2
+    s.bus("alu", "alu:b:and2", "and8", true, r, {x("ab2").value(), x("bb2").value(), x("nb2").value()}, any.value());
+    // spec: alu:b:and3
+    s.bus("alu", "alu:b:and3", "and8", true, r, {x("ab3").value(), x("bb3").value(), x("nb3").value()}, any.value());
+    // spec: alu:b:and4
+    s.bus("alu", "alu:b:and4", "and8", true, r, {x("ab4").value(), x("bb4").value(), x("nb4").value()}, any.value());
+    // spec: alu:b:and5
+    s.bus("alu", "alu:b:and5", "and8", true, r, {x("ab5").value(), x("bb5").value(), x("nb5").value()}, any.value());
+    // spec: alu:b:and6
+    s.bus("alu", "alu:b:and6", "and8", true, r, {x("ab6").value(), x("bb6").value(), x("nb6").value()}, any.value());
+    // spec: alu:b:and7
+    s.bus("alu", "alu:b:and7", "and8", true, r, {x("ab7").value(), x("bb7").value(), x("nb7").value()}, any.value());
+    // spec: alu:c:sa
+    c("alu:c:sa", f(2) * x("ab7") - f(256) * x("sa") - x("ah"));
+    // spec: alu:c:sb
+    c("alu:c:sb", f(2) * x("bb7") - f(256) * x("sb") - x("bh"));
+    // spec: alu:b:ah
+    s.bus("alu", "alu:b:ah", "byte", true, r, {x("ah").value()}, any.value());
+    // spec: alu:b:bh
+    s.bus("alu", "alu:b:bh", "byte", true, r, {x("bh").value()}, any.value());
+    const Fp add = x("s_add") + x("s_addw");
+    const Fp sub = x("s_sub") + x("s_subw") + x("s_slt") + x("s_sltu") + x("s_beq") + x("s_bne") + x("s_blt") + x("s_bge") + x("s_bltu") + x("s_bgeu");
+    // spec: alu:c:add0
+    c("alu:c:add0", add * (x("a0") + x("b0") - x("t0") - f(65536) * x("c0")) + sub * (x("t0") + x("b0") - x("a0") - f(65536) * x("c0")));
+    // spec: alu:c:add1
+    c("alu:c:add1", add * (x("a1") + x("b1") + x("c0") - x("t1") - f(65536) * x("c1")) + sub * (x("t1") + x("b1") + x("c0") - x("a1") - f(65536) * x("c1")));
+    // spec: alu:c:add2
+    c("alu:c:add2", add * (x("a2") + x("b2") + x("c1") - x("t2") - f(65536) * x("c2")) + sub * (x("t2") + x("b2") + x("c1") - x("a2") - f(65536) * x("c2")));
+    // spec: alu:c:add3
+    c("alu:c:add3", add * (x("a3") + x("b3") + x("c2") - x("t3") - f(65536) * x("c3")) + sub * (x("t3") + x("b3") + x("c2") - x("a3") - f(65536) * x("c3")));
+    // spec: alu:c:c0_bit
+    c("alu:c:c0_bit", x("c0") * (x("c0") - one));
+    // spec: alu:c:c1_bit
+    c("alu:c:c1_bit", x("c1") * (x("c1") - one));
+    // spec: alu:c:c2_bit
+    c("alu:c:c2_bit", x("c2") * (x("c2") - one));
+    // spec: alu:c:c3_bit
+    c("alu:c:c3_bit", x("c3") * (x("c3") - one));
+    const Fp bitwise = x("s_xor") + x("s_or") + x("s_and");
+    // spec: alu:c:t0_unused
+    c("alu:c:t0_unused", bitwise * x("t0"));
+    // spec: alu:c:t1_unused
+    c("alu:c:t1_unused", bitwise * x("t1"));
+    // spec: alu:c:t2_unused
+    c("alu:c:t2_unused", bitwise * x("t2"));
+    // spec: alu:c:t3_unused
+    c("alu:c:t3_unused", bitwise * x("t3"));
+    // spec: alu:c:c0_unused
+    c("alu:c:c0_unused", bitwise * x("c0"));
+    // spec: alu:c:c1_unused
+    c("alu:c:c1_unused", bitwise * x("c1"));
+    // spec: alu:c:c2_unused
+    c("alu:c:c2_unused", bitwise * x("c2"));
+    // spec: alu:c:c3_unused
+    c("alu:c:c3_unused", bitwise * x("c3"));
+    // spec: alu:b:t0
+    s.bus("alu", "alu:b:t0", "range16", true, r, {x("t0").value()}, any.value());
+    // spec: alu:b:t1
+    s.bus("alu", "alu:b:t1", "range16", true, r, {x("t1").value()}, any.value());
+    // spec: alu:b:t2
+    s.bus("alu", "alu:b:t2", "range16", true, r, {x("t2").value()}, any.value());
+    // spec: alu:b:t3
+    s.bus("alu", "alu:b:t3", "range16", true, r, {x("t3").value()}, any.value());
+    // spec: alu:c:sx
+    c("alu:c:sx", x("sx") - x("sa") - x("sb") + f(2) * x("sa") * x("sb"));
+    // spec: alu:c:lt
+    c("alu:c:lt", x("lt") - x("c3") - x("sx") + f(2) * x("c3") * x("sx"));
+    const Fp tsum = x("t0") + x("t1") + x("t2") + x("t3");
+    // spec: alu:c:nz_def
+    c("alu:c:nz_def", x("nz") - tsum * x("nzinv"));
+    // spec: alu:c:nz_zero
+    c("alu:c:nz_zero", tsum * (one - x("nz")));
+    // spec: alu:c:w_bit
+    c("alu:c:w_bit", x("w") * (x("w") - one));
+    // spec: alu:c:w
+    c("alu:c:w", f(2) * x("t1") - f(65536) * x("w") - x("wh"));
+    // spec: alu:b:wh
+    s.bus("alu", "alu:b:wh", "range16", true, r, {x("wh").value()}, any.value());
+    // the result, limb by limb: arithmetic, comparison and bitwise parts
+    auto bitwise_limb = [&](int k) {
+      const Fp a = x(("a" + std::to_string(k)).c_str()), b = x(("b" + std::to_string(k)).c_str());
+      const Fp n = x(("nb" + std::to_string(2 * k)).c_str()) + f(256) * x(("nb" + std::to_string(2 * k + 1)).c_str());
+      return x("s_and") * n + x("s_or") * (a + b - n) + x("s_xor") * (a + b - f(2) * n);
+    };
+    const Fp arith = x("s_add") + x("s_sub") + x("s_addw") + x("s_subw");
+    // spec: alu:c:r0
+    c("alu:c:r0", x("r0") - arith * x("t0") - (x("s_sltu") + x("s_bltu")) * x("c3") - (x("s_slt") + x("s_blt")) * x("lt") -
+                      x("s_bgeu") * (one - x("c3")) - x("s_bge") * (one - x("lt")) - x("s_beq") * (one - x("nz")) -
+                      x("s_bne") * x("nz") - bitwise_limb(0));
+    // spec: alu:c:r1
+    c("alu:c:r1", x("r1") - arith * x("t1") - bitwise_limb(1));
+    // spec: alu:c:r2
+    c("alu:c:r2", x("r2") - (x("s_add") + x("s_sub")) * x("t2") - (x("s_addw") + x("s_subw")) * f(65535) * x("w") - bitwise_limb(2));
+    // spec: alu:c:r3
+    c("alu:c:r3", x("r3") - (x("s_add") + x("s_sub")) * x("t3") - (x("s_addw") + x("s_subw")) * f(65535) * x("w") - bitwise_limb(3));
+  }
+}
+
+// ---- and8 (spec/tables/and8.md) ----
+void eval_and8(const TraceTable& t, Sink& s) {
+  const auto index = column_index(t);
+  for (size_t r = 0; r < t.height(); ++r) {
+    const RowView x{t, index, r};
+    // spec: and8:b:table
+    s.bus("and8", "and8:b:table", "and8", false, r, {x("x").value(), x("y").value(), x("z").value()}, x("mult").value());
+  }
+}
+
 // ---- byte (spec/tables/byte.md) ----
 void eval_byte(const TraceTable& t, Sink& s) {
   const size_t h = t.height();
@@ -46,11 +220,11 @@ void eval_byte(const TraceTable& t, Sink& s) {
 void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
   const size_t h = t.height();
   static const char* const kFlags[] = {"f_lui", "f_auipc", "f_jal", "f_jalr", "f_branch", "f_load",
-                                       "f_store", "f_opimm", "f_op", "f_opimm32", "f_op32", "f_system"};
+                                       "f_store", "f_opimm", "f_op", "f_opimm32", "f_op32", "f_system", "f_fence"};
   static const char* const kBits[] = {"i8",  "i9",  "i10", "i11", "i12", "i13", "i14", "i15",
                                       "i16", "i17", "i18", "i19", "i20", "i21", "i22", "i23",
                                       "i24", "i25", "i26", "i27", "i28", "i29", "i30", "i31"};
-  static const uint64_t kOpcodes[] = {0x37, 0x17, 0x6f, 0x67, 0x63, 0x03, 0x23, 0x13, 0x33, 0x1b, 0x3b, 0x73};
+  static const uint64_t kOpcodes[] = {0x37, 0x17, 0x6f, 0x67, 0x63, 0x03, 0x23, 0x13, 0x33, 0x1b, 0x3b, 0x73, 0x0f};
   const Fp entry = f(trace.publics.at("entry"));
   const auto index = column_index(t);
   for (size_t r = 0; r < h; ++r) {
@@ -108,6 +282,8 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
     c("cpu:c:f_op32_bit", x("f_op32") * (x("f_op32") - one));
     // spec: cpu:c:f_system_bit
     c("cpu:c:f_system_bit", x("f_system") * (x("f_system") - one));
+    // spec: cpu:c:f_fence_bit
+    c("cpu:c:f_fence_bit", x("f_fence") * (x("f_fence") - one));
     // spec: cpu:c:one_class
     {
       Fp sum;
@@ -117,11 +293,13 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
     // spec: cpu:c:opcode
     {
       Fp code;
-      for (size_t k = 0; k < 12; ++k) code = code + f(kOpcodes[k]) * x(kFlags[k]);
+      for (size_t k = 0; k < 13; ++k) code = code + f(kOpcodes[k]) * x(kFlags[k]);
       c("cpu:c:opcode", x("b0") - f(128) * x("rd0") - code);
     }
     // spec: cpu:c:ecall_only
     c("cpu:c:ecall_only", x("f_system") * (x("insn") - f(0x73)));
+    // spec: cpu:c:fence_only
+    c("cpu:c:fence_only", x("f_fence") * x("funct3"));
     // spec: cpu:c:i8_bit
     c("cpu:c:i8_bit", x("i8") * (x("i8") - one));
     // spec: cpu:c:i9_bit
@@ -234,21 +412,21 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
     // spec: cpu:c:x0_stays
     c("cpu:c:x0_stays", x("wr_zero") * (x("d_v0") + x("d_v1") + x("d_v2") + x("d_v3")));
     // spec: cpu:c:keep0
-    if (trans) c("cpu:c:keep0", (x("f_store") + x("f_branch") + x("f_system") * (is_real - x.next("is_real"))) * (x("d_v0") - x("d_old0")));
+    if (trans) c("cpu:c:keep0", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * (is_real - x.next("is_real"))) * (x("d_v0") - x("d_old0")));
     // spec: cpu:c:keep1
-    if (trans) c("cpu:c:keep1", (x("f_store") + x("f_branch") + x("f_system") * (is_real - x.next("is_real"))) * (x("d_v1") - x("d_old1")));
+    if (trans) c("cpu:c:keep1", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * (is_real - x.next("is_real"))) * (x("d_v1") - x("d_old1")));
     // spec: cpu:c:keep2
-    if (trans) c("cpu:c:keep2", (x("f_store") + x("f_branch") + x("f_system") * (is_real - x.next("is_real"))) * (x("d_v2") - x("d_old2")));
+    if (trans) c("cpu:c:keep2", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * (is_real - x.next("is_real"))) * (x("d_v2") - x("d_old2")));
     // spec: cpu:c:keep3
-    if (trans) c("cpu:c:keep3", (x("f_store") + x("f_branch") + x("f_system") * (is_real - x.next("is_real"))) * (x("d_v3") - x("d_old3")));
+    if (trans) c("cpu:c:keep3", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * (is_real - x.next("is_real"))) * (x("d_v3") - x("d_old3")));
     // spec: cpu:c:keep0_last
-    if (last) c("cpu:c:keep0_last", (x("f_store") + x("f_branch") + x("f_system") * is_real) * (x("d_v0") - x("d_old0")));
+    if (last) c("cpu:c:keep0_last", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * is_real) * (x("d_v0") - x("d_old0")));
     // spec: cpu:c:keep1_last
-    if (last) c("cpu:c:keep1_last", (x("f_store") + x("f_branch") + x("f_system") * is_real) * (x("d_v1") - x("d_old1")));
+    if (last) c("cpu:c:keep1_last", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * is_real) * (x("d_v1") - x("d_old1")));
     // spec: cpu:c:keep2_last
-    if (last) c("cpu:c:keep2_last", (x("f_store") + x("f_branch") + x("f_system") * is_real) * (x("d_v2") - x("d_old2")));
+    if (last) c("cpu:c:keep2_last", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * is_real) * (x("d_v2") - x("d_old2")));
     // spec: cpu:c:keep3_last
-    if (last) c("cpu:c:keep3_last", (x("f_store") + x("f_branch") + x("f_system") * is_real) * (x("d_v3") - x("d_old3")));
+    if (last) c("cpu:c:keep3_last", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * is_real) * (x("d_v3") - x("d_old3")));
     // LUI's upper immediate as four limbs (U-type: insn[31:12] << 12, sign-extended)
     Fp u1;
     for (int k = 16; k < 32; ++k) u1 = u1 + f(uint64_t{1} << (k - 16)) * x(kBits[k - 8]);
@@ -337,9 +515,73 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
     s.bus("cpu", "cpu:b:s3", "range16", true, r, {x("s3").value()}, is_real.value());
     // spec: cpu:b:half
     s.bus("cpu", "cpu:b:half", "range16", true, r, {x("half").value()}, is_real.value());
+    // the ALU: operation code, second operand, result
+    {
+      const Fp reg = x("f_op") + x("f_op32"), imm = x("f_opimm") + x("f_opimm32"), i30 = x("i30");
+      const Fp alu = reg + imm + x("f_branch"), writes = reg + imm;
+      // spec: cpu:c:sh
+      c("cpu:c:sh", x("sh") - x("i12") * (one - x("i13")));
+      // spec: cpu:c:sr
+      c("cpu:c:sr", x("sr") - x("i12") * x("i14") * (one - x("i13")));
+      // spec: cpu:c:alt
+      c("cpu:c:alt", x("alt") - reg * i30 - imm * x("sr") * i30);
+      // spec: cpu:c:aop
+      c("cpu:c:aop", x("aop") - x("funct3") - f(8) * x("alt") - f(16) * (x("f_op32") + x("f_opimm32")) -
+                         f(32) * reg * x("i25") - f(64) * x("f_branch"));
+      // spec: cpu:c:op_funct7
+      c("cpu:c:op_funct7", reg * (x("funct7") - f(32) * x("alt") - x("i25")));
+      // spec: cpu:c:shift_imm
+      c("cpu:c:shift_imm", imm * x("sh") * (x("i26") + x("i27") + x("i28") + x("i29") + x("i31")));
+      // spec: cpu:c:shift_imm_w
+      c("cpu:c:shift_imm_w", x("f_opimm32") * x("sh") * x("i25"));
+      // spec: cpu:c:shift_imm_left
+      c("cpu:c:shift_imm_left", imm * x("sh") * (i30 - x("alt")));
+      Fp i0 = f(61440) * x("i31");  // sext(imm_i), limb 0
+      for (int k = 0; k < 12; ++k) i0 = i0 + f(uint64_t{1} << k) * x(kBits[20 + k - 8]);
+      const Fp sign = f(65535) * x("i31"), rb = reg + x("f_branch");
+      // spec: cpu:c:opb0
+      c("cpu:c:opb0", x("opb0") - rb * x("b_v0") - imm * i0);
+      // spec: cpu:c:opb1
+      c("cpu:c:opb1", x("opb1") - rb * x("b_v1") - imm * sign);
+      // spec: cpu:c:opb2
+      c("cpu:c:opb2", x("opb2") - rb * x("b_v2") - imm * sign);
+      // spec: cpu:c:opb3
+      c("cpu:c:opb3", x("opb3") - rb * x("b_v3") - imm * sign);
+      // spec: cpu:b:alu
+      s.bus("cpu", "cpu:b:alu", "alu", true, r,
+            {x("aop").value(), x("a_v0").value(), x("a_v1").value(), x("a_v2").value(), x("a_v3").value(),
+             x("opb0").value(), x("opb1").value(), x("opb2").value(), x("opb3").value(), x("res0").value(),
+             x("res1").value(), x("res2").value(), x("res3").value()},
+            alu.value());
+      // spec: cpu:c:res_unused0
+      c("cpu:c:res_unused0", (one - alu) * x("res0"));
+      // spec: cpu:c:res_unused1
+      c("cpu:c:res_unused1", (one - alu) * x("res1"));
+      // spec: cpu:c:res_unused2
+      c("cpu:c:res_unused2", (one - alu) * x("res2"));
+      // spec: cpu:c:res_unused3
+      c("cpu:c:res_unused3", (one - alu) * x("res3"));
+      const Fp on = writes * (one - x("wr_zero"));
+      // spec: cpu:c:alu_write0
+      c("cpu:c:alu_write0", on * (x("d_v0") - x("res0")));
+      // spec: cpu:c:alu_write1
+      c("cpu:c:alu_write1", on * (x("d_v1") - x("res1")));
+      // spec: cpu:c:alu_write2
+      c("cpu:c:alu_write2", on * (x("d_v2") - x("res2")));
+      // spec: cpu:c:alu_write3
+      c("cpu:c:alu_write3", on * (x("d_v3") - x("res3")));
+      // spec: cpu:c:branch_target
+      {
+        // B-type: imm[12] = bit 31 (sign), imm[11] = bit 7, imm[10:5] = bits 25..30, imm[4:1] = bits 8..11
+        Fp imm_b = f(2048) * x("rd0") - f(4096) * x("i31");
+        for (int k = 1; k <= 4; ++k) imm_b = imm_b + f(uint64_t{1} << k) * x(kBits[k + 7 - 8]);
+        for (int k = 5; k <= 10; ++k) imm_b = imm_b + f(uint64_t{1} << k) * x(kBits[k + 20 - 8]);
+        c("cpu:c:branch_target", x("f_branch") * (x("next_pc") - x("pc") - f(4) - x("res0") * (imm_b - f(4))));
+      }
+    }
     // spec: cpu:c:pc_sequential
     c("cpu:c:pc_sequential", (x("f_lui") + x("f_auipc") + x("f_load") + x("f_store") + x("f_opimm") + x("f_op") +
-                              x("f_opimm32") + x("f_op32")) * (x("next_pc") - x("pc") - f(4)));
+                              x("f_opimm32") + x("f_op32") + x("f_fence")) * (x("next_pc") - x("pc") - f(4)));
     // spec: cpu:c:pc_ecall
     if (trans) c("cpu:c:pc_ecall", x.next("is_real") * x("f_system") * (x("next_pc") - x("pc") - f(4)));
     // spec: cpu:c:halt_system
@@ -396,19 +638,79 @@ void eval_regs(const TraceTable& t, Sink& s) {
   }
 }
 
+// ---- unchecked (spec/tables/unchecked.md) ----
+void eval_unchecked(const TraceTable& t, Sink& s) {
+  static const std::pair<const char*, uint64_t> kOps[] = {{"s_sll", 1}, {"s_srl", 5}, {"s_sra", 13}, {"s_sllw", 17}, {"s_srlw", 21}, {"s_sraw", 29}, {"s_mul", 32}, {"s_mulh", 33}, {"s_mulhsu", 34}, {"s_mulhu", 35}, {"s_div", 36}, {"s_divu", 37}, {"s_rem", 38}, {"s_remu", 39}, {"s_mulw", 48}, {"s_divw", 52}, {"s_divuw", 53}, {"s_remw", 54}, {"s_remuw", 55}};
+  const auto index = column_index(t);
+  for (size_t r = 0; r < t.height(); ++r) {
+    const RowView x{t, index, r};
+    Fp any, code;
+    for (const auto& [sel, value] : kOps) any = any + x(sel), code = code + f(value) * x(sel);
+    const Fp one = f(1);
+    auto c = [&](std::string_view id, Fp v) { s.constraint("unchecked", id, r, v.value()); };
+    // spec: unchecked:c:s_sll_bit
+    c("unchecked:c:s_sll_bit", x("s_sll") * (x("s_sll") - one));
+    // spec: unchecked:c:s_srl_bit
+    c("unchecked:c:s_srl_bit", x("s_srl") * (x("s_srl") - one));
+    // spec: unchecked:c:s_sra_bit
+    c("unchecked:c:s_sra_bit", x("s_sra") * (x("s_sra") - one));
+    // spec: unchecked:c:s_sllw_bit
+    c("unchecked:c:s_sllw_bit", x("s_sllw") * (x("s_sllw") - one));
+    // spec: unchecked:c:s_srlw_bit
+    c("unchecked:c:s_srlw_bit", x("s_srlw") * (x("s_srlw") - one));
+    // spec: unchecked:c:s_sraw_bit
+    c("unchecked:c:s_sraw_bit", x("s_sraw") * (x("s_sraw") - one));
+    // spec: unchecked:c:s_mul_bit
+    c("unchecked:c:s_mul_bit", x("s_mul") * (x("s_mul") - one));
+    // spec: unchecked:c:s_mulh_bit
+    c("unchecked:c:s_mulh_bit", x("s_mulh") * (x("s_mulh") - one));
+    // spec: unchecked:c:s_mulhsu_bit
+    c("unchecked:c:s_mulhsu_bit", x("s_mulhsu") * (x("s_mulhsu") - one));
+    // spec: unchecked:c:s_mulhu_bit
+    c("unchecked:c:s_mulhu_bit", x("s_mulhu") * (x("s_mulhu") - one));
+    // spec: unchecked:c:s_div_bit
+    c("unchecked:c:s_div_bit", x("s_div") * (x("s_div") - one));
+    // spec: unchecked:c:s_divu_bit
+    c("unchecked:c:s_divu_bit", x("s_divu") * (x("s_divu") - one));
+    // spec: unchecked:c:s_rem_bit
+    c("unchecked:c:s_rem_bit", x("s_rem") * (x("s_rem") - one));
+    // spec: unchecked:c:s_remu_bit
+    c("unchecked:c:s_remu_bit", x("s_remu") * (x("s_remu") - one));
+    // spec: unchecked:c:s_mulw_bit
+    c("unchecked:c:s_mulw_bit", x("s_mulw") * (x("s_mulw") - one));
+    // spec: unchecked:c:s_divw_bit
+    c("unchecked:c:s_divw_bit", x("s_divw") * (x("s_divw") - one));
+    // spec: unchecked:c:s_divuw_bit
+    c("unchecked:c:s_divuw_bit", x("s_divuw") * (x("s_divuw") - one));
+    // spec: unchecked:c:s_remw_bit
+    c("unchecked:c:s_remw_bit", x("s_remw") * (x("s_remw") - one));
+    // spec: unchecked:c:s_remuw_bit
+    c("unchecked:c:s_remuw_bit", x("s_remuw") * (x("s_remuw") - one));
+    // spec: unchecked:c:one_op
+    c("unchecked:c:one_op", any * (any - one));
+    // spec: unchecked:c:op
+    c("unchecked:c:op", x("op") - code);
+    // spec: unchecked:b:ops
+    s.bus("unchecked", "unchecked:b:ops", "alu", false, r, {x("op").value(), x("a0").value(), x("a1").value(), x("a2").value(), x("a3").value(), x("b0").value(), x("b1").value(), x("b2").value(), x("b3").value(), x("r0").value(), x("r1").value(), x("r2").value(), x("r3").value()}, any.value());
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& bus_names() {
-  static const std::vector<std::string> names = {"byte", "program", "range16", "reg"};
+  static const std::vector<std::string> names = {"byte", "program", "range16", "reg", "alu", "and8"};
   return names;
 }
 
 void evaluate(const AirTrace& trace, Sink& sink) {
+  eval_alu(trace.table("alu"), sink);
+  eval_and8(trace.table("and8"), sink);
   eval_byte(trace.table("byte"), sink);
   eval_cpu(trace.table("cpu"), trace, sink);
   eval_program(trace.table("program"), sink);
   eval_range16(trace.table("range16"), sink);
   eval_regs(trace.table("regs"), sink);
+  eval_unchecked(trace.table("unchecked"), sink);
 }
 
 }  // namespace zkrv::ref::air

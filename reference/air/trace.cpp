@@ -34,10 +34,180 @@ size_t pow2_at_least(size_t n, size_t min) {
 
 // opcode -> the cpu table's class flag column
 const std::map<uint32_t, std::string> kOpcodeFlags = {
-    {0x37, "f_lui"},  {0x17, "f_auipc"}, {0x6f, "f_jal"},   {0x67, "f_jalr"},     {0x63, "f_branch"}, {0x03, "f_load"},
-    {0x23, "f_store"}, {0x13, "f_opimm"}, {0x33, "f_op"},    {0x1b, "f_opimm32"}, {0x3b, "f_op32"},   {0x73, "f_system"}};
+    {0x37, "f_lui"},   {0x17, "f_auipc"}, {0x6f, "f_jal"}, {0x67, "f_jalr"},     {0x63, "f_branch"},
+    {0x03, "f_load"},  {0x23, "f_store"}, {0x13, "f_opimm"}, {0x33, "f_op"},     {0x1b, "f_opimm32"},
+    {0x3b, "f_op32"},  {0x73, "f_system"}, {0x0f, "f_fence"}};
+
+// The operation codes of spec/tables/alu.md and unchecked.md, with their selector columns.
+struct AluOp {
+  uint64_t code;
+  const char* sel;
+  bool checked;  // received by alu (true) or by unchecked
+};
+const AluOp kAluOps[] = {
+    {0, "s_add", true},     {8, "s_sub", true},     {16, "s_addw", true},   {24, "s_subw", true},
+    {2, "s_slt", true},     {3, "s_sltu", true},    {4, "s_xor", true},     {6, "s_or", true},
+    {7, "s_and", true},     {64, "s_beq", true},    {65, "s_bne", true},    {68, "s_blt", true},
+    {69, "s_bge", true},    {70, "s_bltu", true},   {71, "s_bgeu", true},   {1, "s_sll", false},
+    {5, "s_srl", false},    {13, "s_sra", false},   {17, "s_sllw", false},  {21, "s_srlw", false},
+    {29, "s_sraw", false},  {32, "s_mul", false},   {33, "s_mulh", false},  {34, "s_mulhsu", false},
+    {35, "s_mulhu", false}, {36, "s_div", false},   {37, "s_divu", false},  {38, "s_rem", false},
+    {39, "s_remu", false},  {48, "s_mulw", false},  {52, "s_divw", false},  {53, "s_divuw", false},
+    {54, "s_remw", false},  {55, "s_remuw", false}};
+const AluOp* find_op(uint64_t code) {
+  for (const AluOp& o : kAluOps)
+    if (o.code == code) return &o;
+  return nullptr;
+}
+
+uint64_t sext32(uint64_t v) { return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v))); }
+
+TraceTable alu_table_shape(bool checked) {
+  TraceTable t{checked ? "alu" : "unchecked", {"op"}, {}};
+  for (const char* v : {"a", "b", "r"})
+    for (int k = 0; k < 4; ++k) t.columns.push_back(v + std::to_string(k));
+  for (const AluOp& o : kAluOps)
+    if (o.checked == checked) t.columns.push_back(o.sel);
+  if (!checked) return t;
+  for (const char* v : {"t", "c"})
+    for (int k = 0; k < 4; ++k) t.columns.push_back(v + std::to_string(k));
+  for (const char* v : {"ab", "bb", "nb"})
+    for (int k = 0; k < 8; ++k) t.columns.push_back(v + std::to_string(k));
+  for (const char* c : {"sa", "sb", "ah", "bh", "sx", "lt", "nz", "nzinv", "w", "wh"}) t.columns.push_back(c);
+  return t;
+}
 
 }  // namespace
+
+std::optional<uint64_t> alu_result(uint64_t op, uint64_t a, uint64_t b) {
+  using i64 = int64_t;
+  using u128 = unsigned __int128;
+  using i128 = __int128;
+  const i64 sa = static_cast<i64>(a), sb = static_cast<i64>(b);
+  const int32_t wa = static_cast<int32_t>(a), wb = static_cast<int32_t>(b);
+  const uint32_t ua = static_cast<uint32_t>(a), ub = static_cast<uint32_t>(b);
+  switch (op) {
+    case 0: return a + b;
+    case 8: return a - b;
+    case 16: return sext32(a + b);
+    case 24: return sext32(a - b);
+    case 2: return sa < sb ? 1 : 0;
+    case 3: return a < b ? 1 : 0;
+    case 4: return a ^ b;
+    case 6: return a | b;
+    case 7: return a & b;
+    case 64: return a == b ? 1 : 0;
+    case 65: return a != b ? 1 : 0;
+    case 68: return sa < sb ? 1 : 0;
+    case 69: return sa >= sb ? 1 : 0;
+    case 70: return a < b ? 1 : 0;
+    case 71: return a >= b ? 1 : 0;
+    case 1: return a << (b & 63);
+    case 5: return a >> (b & 63);
+    case 13: return static_cast<uint64_t>(sa >> (b & 63));
+    case 17: return sext32(ua << (b & 31));
+    case 21: return sext32(ua >> (b & 31));
+    case 29: return sext32(static_cast<uint32_t>(wa >> (b & 31)));
+    case 32: return a * b;
+    case 33: return static_cast<uint64_t>(static_cast<u128>(static_cast<i128>(sa) * static_cast<i128>(sb)) >> 64);
+    case 34: return static_cast<uint64_t>(static_cast<u128>(static_cast<i128>(sa) * static_cast<i128>(static_cast<u128>(b))) >> 64);
+    case 35: return static_cast<uint64_t>((static_cast<u128>(a) * b) >> 64);
+    case 36: return b == 0 ? ~uint64_t{0} : (sa == INT64_MIN && sb == -1) ? a : static_cast<uint64_t>(sa / sb);
+    case 37: return b == 0 ? ~uint64_t{0} : a / b;
+    case 38: return b == 0 ? a : (sa == INT64_MIN && sb == -1) ? 0 : static_cast<uint64_t>(sa % sb);
+    case 39: return b == 0 ? a : a % b;
+    case 48: return sext32(a * b);
+    case 52: return wb == 0 ? ~uint64_t{0} : (wa == INT32_MIN && wb == -1) ? sext32(ua) : sext32(static_cast<uint32_t>(wa / wb));
+    case 53: return ub == 0 ? ~uint64_t{0} : sext32(ua / ub);
+    case 54: return wb == 0 ? sext32(ua) : (wa == INT32_MIN && wb == -1) ? 0 : sext32(static_cast<uint32_t>(wa % wb));
+    case 55: return ub == 0 ? sext32(ua) : sext32(ua % ub);
+    default: return std::nullopt;
+  }
+}
+
+void derive_alu_operands(TraceTable& cpu, size_t r) {
+  auto& row = cpu.rows[r];
+  auto x = [&](const char* c) { return Fp::from_u64(row[cpu.col(c)]); };
+  auto i = [&](int k) { return x(("i" + std::to_string(k)).c_str()); };
+  const Fp one = Fp::from_u64(1);
+  const Fp reg = x("f_op") + x("f_op32"), imm = x("f_opimm") + x("f_opimm32");
+  // spec: cpu:c:sh, cpu:c:sr, cpu:c:alt, cpu:c:aop
+  const Fp sh = i(12) * (one - i(13)), sr = i(12) * i(14) * (one - i(13));
+  const Fp alt = reg * i(30) + imm * sr * i(30);
+  const Fp aop = x("funct3") + Fp::from_u64(8) * alt + Fp::from_u64(16) * (x("f_op32") + x("f_opimm32")) +
+                 Fp::from_u64(32) * reg * i(25) + Fp::from_u64(64) * x("f_branch");
+  row[cpu.col("sh")] = sh.value(), row[cpu.col("sr")] = sr.value(), row[cpu.col("alt")] = alt.value();
+  row[cpu.col("aop")] = aop.value();
+  // spec: cpu:c:opb0..3 (the I-immediate sign-extended, limb by limb)
+  Fp imm0;
+  for (int k = 20; k < 32; ++k) imm0 = imm0 + Fp::from_u64(uint64_t{1} << (k - 20)) * i(k);
+  imm0 = imm0 + Fp::from_u64(61440) * i(31);
+  const Fp rb = reg + x("f_branch");
+  for (int k = 0; k < 4; ++k) {
+    const Fp limb = k == 0 ? imm0 : Fp::from_u64(65535) * i(31);
+    row[cpu.col("opb" + std::to_string(k))] = (rb * x(("b_v" + std::to_string(k)).c_str()) + imm * limb).value();
+  }
+}
+
+void fill_alu_tables(AirTrace& trace) {
+  const TraceTable& cpu = trace.table("cpu");
+  TraceTable alu = alu_table_shape(true), unchecked = alu_table_shape(false);
+  auto limbs = [&](size_t r, const std::string& prefix) {
+    uint64_t v = 0;
+    for (int k = 0; k < 4; ++k) v |= (cpu.rows[r][cpu.col(prefix + std::to_string(k))] & 0xffff) << (16 * k);
+    return v;
+  };
+  for (size_t r = 0; r < cpu.height(); ++r) {
+    const Fp mult = Fp::from_u64(cpu.rows[r][cpu.col("f_op")]) + Fp::from_u64(cpu.rows[r][cpu.col("f_opimm")]) +
+                    Fp::from_u64(cpu.rows[r][cpu.col("f_op32")]) + Fp::from_u64(cpu.rows[r][cpu.col("f_opimm32")]) +
+                    Fp::from_u64(cpu.rows[r][cpu.col("f_branch")]);
+    if (mult.value() == 0) continue;
+    const uint64_t code = cpu.rows[r][cpu.col("aop")];
+    const AluOp* op = find_op(code);
+    TraceTable& t = op && !op->checked ? unchecked : alu;
+    std::vector<uint64_t> row(t.columns.size(), 0);
+    auto set = [&](const std::string& c, uint64_t v) { row[t.col(c)] = v; };
+    set("op", code);
+    for (const char* v : {"a", "b", "r"}) {
+      const std::string src = v[0] == 'a' ? "a_v" : v[0] == 'b' ? "opb" : "res";
+      for (int k = 0; k < 4; ++k) set(v + std::to_string(k), cpu.rows[r][cpu.col(src + std::to_string(k))]);
+    }
+    if (op) set(op->sel, 1);
+    if (&t == &alu) {
+      const uint64_t a = limbs(r, "a_v"), b = limbs(r, "opb");
+      const bool add = code == 0 || code == 16, bitwise = code == 4 || code == 6 || code == 7;
+      // the adder: add rows a + b = t; the others t + b = a (t = a - b)
+      uint64_t tv = 0;
+      if (!bitwise) {
+        tv = add ? a + b : a - b;
+        uint64_t carry = 0;
+        for (int k = 0; k < 4; ++k) {
+          const uint64_t x = ((add ? a : tv) >> (16 * k)) & 0xffff, y = (b >> (16 * k)) & 0xffff;
+          const uint64_t limb = x + y + carry;
+          carry = limb >> 16;
+          set("t" + std::to_string(k), (tv >> (16 * k)) & 0xffff);
+          set("c" + std::to_string(k), carry);
+        }
+      }
+      for (int k = 0; k < 8; ++k) {
+        const uint64_t x = (a >> (8 * k)) & 0xff, y = (b >> (8 * k)) & 0xff;
+        set("ab" + std::to_string(k), x), set("bb" + std::to_string(k), y), set("nb" + std::to_string(k), x & y);
+      }
+      const uint64_t sa = a >> 63, sb = b >> 63, c3 = row[t.col("c3")];
+      set("sa", sa), set("sb", sb);
+      set("ah", 2 * (((a >> 56) & 0xff) - 128 * sa)), set("bh", 2 * (((b >> 56) & 0xff) - 128 * sb));
+      set("sx", sa ^ sb), set("lt", c3 ^ sa ^ sb);
+      const uint64_t sum = (tv & 0xffff) + ((tv >> 16) & 0xffff) + ((tv >> 32) & 0xffff) + (tv >> 48);
+      set("nz", sum != 0), set("nzinv", sum ? Fp::from_u64(sum).inverse().value() : 0);
+      const uint64_t w = (tv >> 31) & 1;
+      set("w", w), set("wh", 2 * (((tv >> 16) & 0xffff) - 32768 * w));
+    }
+    t.rows.push_back(std::move(row));
+  }
+  for (TraceTable* t : {&alu, &unchecked}) t->rows.resize(pow2_at_least(t->rows.size(), 2), std::vector<uint64_t>(t->columns.size(), 0));
+  trace.table("alu") = std::move(alu);
+  trace.table("unchecked") = std::move(unchecked);
+}
 
 AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& run) {
   if (run.status != spec::ExitStatus::kExited) throw std::invalid_argument("only runs that exited can be checked");
@@ -46,9 +216,15 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   AirTrace t;
   t.publics["entry"] = image.entry;
 
-  // byte: 256 rows, value r, multiplicities counted below
+  // and8: row 256 x + y holds (x, y, x AND y); byte and range16: row r holds r. The
+  // multiplicities are counted at the end (count_lookups).
+  TraceTable and8{"and8", {"x", "y", "z", "mult"}, {}};
+  for (uint64_t x = 0; x < 256; ++x)
+    for (uint64_t y = 0; y < 256; ++y) and8.rows.push_back({x, y, x & y, 0});
   TraceTable byte{"byte", {"value", "mult"}, {}};
   for (uint64_t v = 0; v < 256; ++v) byte.rows.push_back({v, 0});
+  TraceTable range16{"range16", {"value", "mult"}, {}};
+  for (uint64_t v = 0; v < 65536; ++v) range16.rows.push_back({v, 0});
 
   // program: every aligned word of every executable segment, in address order
   TraceTable program{"program", {"pc", "insn", "mult"}, {}};
@@ -70,106 +246,111 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   }
 
   // cpu: one row per cycle
-  TraceTable cpu{"cpu",
-                 {"is_real", "clk", "pc", "next_pc", "insn", "b0", "rd0"},
-                 {}};
+  TraceTable cpu{"cpu", {"is_real", "clk", "pc", "next_pc", "insn", "b0", "rd0"}, {}};
   for (int k = 8; k < 32; ++k) cpu.columns.push_back("i" + std::to_string(k));
   for (const char* c : {"rd", "funct3", "rs1", "rs2", "funct7", "f_lui", "f_auipc", "f_jal", "f_jalr", "f_branch",
-                        "f_load", "f_store", "f_opimm", "f_op", "f_opimm32", "f_op32", "f_system", "ra", "rb", "wr"})
+                        "f_load", "f_store", "f_opimm", "f_op", "f_opimm32", "f_op32", "f_system", "f_fence", "ra",
+                        "rb", "wr"})
     cpu.columns.push_back(c);
   for (const char* v : {"a_v", "b_v", "d_old", "d_v"})
     for (int k = 0; k < 4; ++k) cpu.columns.push_back(v + std::to_string(k));
   for (const char* c : {"a_prev_ts", "b_prev_ts", "d_prev_ts", "a_dt0", "a_dt1", "b_dt0", "b_dt1", "d_dt0", "d_dt1",
                         "wr_inv", "wr_zero", "link", "pc0", "pc1", "c0", "c1", "c2", "c3", "s0", "s1", "s2", "s3", "half",
-                        "lowbit"})
+                        "lowbit", "sh", "sr", "alt", "aop"})
     cpu.columns.push_back(c);
-  TraceTable range16{"range16", {"value", "mult"}, {}};
-  for (uint64_t v = 0; v < 65536; ++v) range16.rows.push_back({v, 0});
+  for (const char* v : {"opb", "res"})
+    for (int k = 0; k < 4; ++k) cpu.columns.push_back(v + std::to_string(k));
   // the register file, replayed: value and timestamp of the last access of each register
   std::array<uint64_t, 32> reg_val{}, reg_ts{};
   const size_t height = pow2_at_least(run.trace.size(), 2);
   for (size_t i = 0; i < height; ++i) {
-    std::vector<uint64_t> row(cpu.columns.size(), 0);
+    cpu.rows.emplace_back(cpu.columns.size(), 0);
+    std::vector<uint64_t>& row = cpu.rows.back();
     row[cpu.col("clk")] = i;
     row[cpu.col("wr_zero")] = 1;  // padding: wr = 0 (overwritten on real rows)
-    if (i < run.trace.size()) {
-      const spec::StepRecord& s = run.trace[i];
-      row[cpu.col("is_real")] = 1;
-      row[cpu.col("pc")] = s.pc;
-      row[cpu.col("next_pc")] = s.next_pc;
-      row[cpu.col("insn")] = s.insn;
-      row[cpu.col("b0")] = s.insn & 0xff;
-      byte.rows[s.insn & 0xff][1] += 1;
-      row[cpu.col("rd0")] = (s.insn >> 7) & 1;
-      for (int k = 8; k < 32; ++k) row[cpu.col("i" + std::to_string(k))] = (s.insn >> k) & 1;
-      row[cpu.col("rd")] = (s.insn >> 7) & 31;
-      row[cpu.col("funct3")] = (s.insn >> 12) & 7;
-      row[cpu.col("rs1")] = (s.insn >> 15) & 31;
-      row[cpu.col("rs2")] = (s.insn >> 20) & 31;
-      row[cpu.col("funct7")] = s.insn >> 25;
-      const auto flag = kOpcodeFlags.find(s.insn & 0x7f);
-      if (flag == kOpcodeFlags.end()) throw std::invalid_argument("trace holds an instruction with an unknown opcode");
-      row[cpu.col(flag->second)] = 1;
-      const auto r = rom_row.find(s.pc);
-      if (r == rom_row.end()) throw std::invalid_argument("trace fetched outside the executable segments");
-      program.rows[r->second][2] += 1;
-      // registers: three accesses at 4 clk + 1, 2, 3 (spec/tables/air.md)
-      const bool ecall = (s.insn & 0x7f) == 0x73, last = i + 1 == run.trace.size();
-      const uint64_t ra = ecall ? 17 : (s.insn >> 15) & 31, rb = ecall ? 10 : (s.insn >> 20) & 31,
-                     wr = ecall ? 10 : (s.insn >> 7) & 31;
-      row[cpu.col("ra")] = ra, row[cpu.col("rb")] = rb, row[cpu.col("wr")] = wr;
-      auto limbs = [&](const char* name, uint64_t v) {
-        for (int k = 0; k < 4; ++k) row[cpu.col(name + std::to_string(k))] = (v >> (16 * k)) & 0xffff;
-      };
-      auto access = [&](uint64_t reg, uint64_t ts, const char* prev_col, const char* dt) {
-        const uint64_t prev = reg_ts[reg], gap = ts - prev - 1;
-        row[cpu.col(prev_col)] = prev;
-        row[cpu.col(std::string(dt) + "0")] = gap & 0xffff;
-        row[cpu.col(std::string(dt) + "1")] = gap >> 16;
-        range16.rows[gap & 0xffff][1] += 1;
-        range16.rows[gap >> 16][1] += 1;
-        reg_ts[reg] = ts;
-      };
-      const uint64_t reg_val_before_a = reg_val[ra];
-      limbs("a_v", reg_val[ra]);
-      access(ra, 4 * i + 1, "a_prev_ts", "a_dt");
-      limbs("b_v", reg_val[rb]);
-      access(rb, 4 * i + 2, "b_prev_ts", "b_dt");
-      if ((s.rs1 && s.rs1 == ra && s.rs1_value != reg_val[ra]) || (s.rs2 && s.rs2 == rb && s.rs2_value != reg_val[rb]))
-        throw std::logic_error("trace builder: replayed register value differs from the trace record");
-      const uint32_t opcode = s.insn & 0x7f;
-      const bool writes = !(opcode == 0x23 || opcode == 0x63 || (ecall && last));
-      const uint64_t old = reg_val[wr], now = writes && s.rd == wr ? s.rd_value : old;
-      limbs("d_old", old);
-      limbs("d_v", now);
-      for (int k = 0; k < 4; ++k) range16.rows[(now >> (16 * k)) & 0xffff][1] += 1;
-      access(wr, 4 * i + 3, "d_prev_ts", "d_dt");
-      reg_val[wr] = now;
-      row[cpu.col("wr_zero")] = wr == 0;
-      row[cpu.col("wr_inv")] = wr ? Fp::from_u64(wr).inverse().value() : 0;
-      row[cpu.col("link")] = (opcode == 0x6f || opcode == 0x67) && wr != 0;
-      // the pc's limbs, and the row's 64-bit addition (AUIPC: pc + imm_u; JALR: rs1 + imm_i)
-      row[cpu.col("pc0")] = s.pc & 0xffff, row[cpu.col("pc1")] = s.pc >> 16;
-      range16.rows[s.pc & 0xffff][1] += 1, range16.rows[s.pc >> 16][1] += 1;
-      auto add64 = [&](uint64_t x, uint64_t y, const char* out) {
-        uint64_t carry = 0;
-        for (int k = 0; k < 4; ++k) {
-          const uint64_t limb = ((x >> (16 * k)) & 0xffff) + ((y >> (16 * k)) & 0xffff) + carry;
-          if (out) row[cpu.col(out + std::to_string(k))] = limb & 0xffff;
-          carry = limb >> 16;
-          row[cpu.col("c" + std::to_string(k))] = carry;
-        }
-      };
-      const uint64_t imm_u = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(s.insn & 0xfffff000u)));
-      const uint64_t imm_i = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(s.insn)) >> 20);
-      if (opcode == 0x17 && wr != 0) add64(s.pc, imm_u, nullptr);  // the sum itself is d_v
-      if (opcode == 0x67) {
-        add64(reg_val_before_a, imm_i, "s");
-        row[cpu.col("half")] = row[cpu.col("s0")] >> 1, row[cpu.col("lowbit")] = row[cpu.col("s0")] & 1;
+    if (i >= run.trace.size()) continue;
+    const spec::StepRecord& s = run.trace[i];
+    row[cpu.col("is_real")] = 1;
+    row[cpu.col("pc")] = s.pc;
+    row[cpu.col("next_pc")] = s.next_pc;
+    row[cpu.col("insn")] = s.insn;
+    row[cpu.col("b0")] = s.insn & 0xff;
+    row[cpu.col("rd0")] = (s.insn >> 7) & 1;
+    for (int k = 8; k < 32; ++k) row[cpu.col("i" + std::to_string(k))] = (s.insn >> k) & 1;
+    row[cpu.col("rd")] = (s.insn >> 7) & 31;
+    row[cpu.col("funct3")] = (s.insn >> 12) & 7;
+    row[cpu.col("rs1")] = (s.insn >> 15) & 31;
+    row[cpu.col("rs2")] = (s.insn >> 20) & 31;
+    row[cpu.col("funct7")] = s.insn >> 25;
+    const auto flag = kOpcodeFlags.find(s.insn & 0x7f);
+    if (flag == kOpcodeFlags.end()) throw std::invalid_argument("trace holds an instruction with an unknown opcode");
+    row[cpu.col(flag->second)] = 1;
+    if (rom_row.find(s.pc) == rom_row.end()) throw std::invalid_argument("trace fetched outside the executable segments");
+    // registers: three accesses at 4 clk + 1, 2, 3 (spec/tables/air.md)
+    const uint32_t opcode = s.insn & 0x7f;
+    const bool ecall = opcode == 0x73, last = i + 1 == run.trace.size();
+    const uint64_t ra = ecall ? 17 : (s.insn >> 15) & 31, rb = ecall ? 10 : (s.insn >> 20) & 31,
+                   wr = ecall ? 10 : (s.insn >> 7) & 31;
+    row[cpu.col("ra")] = ra, row[cpu.col("rb")] = rb, row[cpu.col("wr")] = wr;
+    auto limbs = [&](const char* name, uint64_t v) {
+      for (int k = 0; k < 4; ++k) row[cpu.col(name + std::to_string(k))] = (v >> (16 * k)) & 0xffff;
+    };
+    auto access = [&](uint64_t reg, uint64_t ts, const char* prev_col, const char* dt) {
+      const uint64_t prev = reg_ts[reg], gap = ts - prev - 1;
+      row[cpu.col(prev_col)] = prev;
+      row[cpu.col(std::string(dt) + "0")] = gap & 0xffff;
+      row[cpu.col(std::string(dt) + "1")] = gap >> 16;
+      reg_ts[reg] = ts;
+    };
+    const uint64_t a_val = reg_val[ra], b_val = reg_val[rb];
+    limbs("a_v", a_val);
+    access(ra, 4 * i + 1, "a_prev_ts", "a_dt");
+    limbs("b_v", b_val);
+    access(rb, 4 * i + 2, "b_prev_ts", "b_dt");
+    if ((s.rs1 && s.rs1 == ra && s.rs1_value != a_val) || (s.rs2 && s.rs2 == rb && s.rs2_value != b_val))
+      throw std::logic_error("trace builder: replayed register value differs from the trace record");
+    const bool writes = !(opcode == 0x23 || opcode == 0x63 || opcode == 0x0f || (ecall && last));
+    const uint64_t old = reg_val[wr], now = writes && s.rd == wr ? s.rd_value : old;
+    limbs("d_old", old);
+    limbs("d_v", now);
+    access(wr, 4 * i + 3, "d_prev_ts", "d_dt");
+    reg_val[wr] = now;
+    row[cpu.col("wr_zero")] = wr == 0;
+    row[cpu.col("wr_inv")] = wr ? Fp::from_u64(wr).inverse().value() : 0;
+    row[cpu.col("link")] = (opcode == 0x6f || opcode == 0x67) && wr != 0;
+    // the pc's limbs, and the row's 64-bit addition (AUIPC: pc + imm_u; JALR: rs1 + imm_i)
+    row[cpu.col("pc0")] = s.pc & 0xffff, row[cpu.col("pc1")] = s.pc >> 16;
+    auto add64 = [&](uint64_t x, uint64_t y, const char* out) {
+      uint64_t carry = 0;
+      for (int k = 0; k < 4; ++k) {
+        const uint64_t limb = ((x >> (16 * k)) & 0xffff) + ((y >> (16 * k)) & 0xffff) + carry;
+        if (out) row[cpu.col(out + std::to_string(k))] = limb & 0xffff;
+        carry = limb >> 16;
+        row[cpu.col("c" + std::to_string(k))] = carry;
       }
-      for (const char* c : {"s0", "s1", "s2", "s3", "half"}) range16.rows[row[cpu.col(c)]][1] += 1;
+    };
+    const uint64_t imm_u = sext32(s.insn & 0xfffff000u);
+    const uint64_t imm_i = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(s.insn)) >> 20);
+    if (opcode == 0x17 && wr != 0) add64(s.pc, imm_u, nullptr);  // the sum itself is d_v
+    if (opcode == 0x67) {
+      add64(a_val, imm_i, "s");
+      row[cpu.col("half")] = row[cpu.col("s0")] >> 1, row[cpu.col("lowbit")] = row[cpu.col("s0")] & 1;
     }
-    cpu.rows.push_back(std::move(row));
+    // the ALU: operation, second operand, result (checked against the executor's)
+    derive_alu_operands(cpu, i);
+    if (opcode == 0x33 || opcode == 0x13 || opcode == 0x3b || opcode == 0x1b || opcode == 0x63) {
+      uint64_t b = 0;
+      for (int k = 0; k < 4; ++k) b |= row[cpu.col("opb" + std::to_string(k))] << (16 * k);
+      const auto res = alu_result(row[cpu.col("aop")], a_val, b);
+      if (!res) throw std::invalid_argument("trace holds a reserved ALU or branch encoding");
+      const uint64_t imm_b = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(
+                                 ((s.insn >> 31) << 12) | (((s.insn >> 7) & 1) << 11) | (((s.insn >> 25) & 63) << 5) |
+                                 (((s.insn >> 8) & 15) << 1)) << 19) >> 19);
+      const bool taken_ok = opcode != 0x63 || s.next_pc == (*res ? s.pc + imm_b : s.pc + 4);
+      if ((opcode != 0x63 && wr != 0 && *res != now) || !taken_ok)
+        throw std::logic_error("trace builder: the ALU result differs from the trace record");
+      limbs("res", *res);
+    }
   }
   program.rows.resize(pow2_at_least(program.rows.size(), 1), {0, 0, 0});
 
@@ -177,7 +358,16 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   for (uint64_t r = 0; r < 32; ++r)
     regs.rows.push_back({r, reg_ts[r], reg_val[r] & 0xffff, (reg_val[r] >> 16) & 0xffff, (reg_val[r] >> 32) & 0xffff,
                          reg_val[r] >> 48});
-  t.tables = {std::move(byte), std::move(cpu), std::move(program), std::move(range16), std::move(regs)};
+  t.tables.push_back(alu_table_shape(true));
+  t.tables.push_back(std::move(and8));
+  t.tables.push_back(std::move(byte));
+  t.tables.push_back(std::move(cpu));
+  t.tables.push_back(std::move(program));
+  t.tables.push_back(std::move(range16));
+  t.tables.push_back(std::move(regs));
+  t.tables.push_back(alu_table_shape(false));
+  fill_alu_tables(t);
+  count_lookups(t);
   return t;
 }
 

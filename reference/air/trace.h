@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,7 @@ struct TraceTable {
 };
 
 struct AirTrace {
-  std::vector<TraceTable> tables;  // in spec order: byte, cpu, program, range16, regs
+  std::vector<TraceTable> tables;  // in spec order: alu, and8, byte, cpu, program, range16, regs, unchecked
   std::map<std::string, uint64_t> publics;
   TraceTable& table(const std::string& name);
   const TraceTable& table(const std::string& name) const;
@@ -30,5 +31,22 @@ struct AirTrace {
 // Throws std::invalid_argument unless the run exited (faulted runs are not proven) and carries
 // its trace (ExecOptions::trace).
 AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& run);
+
+// The steps of build_trace that derive columns from others; tests that tamper with a trace call
+// them to rebuild everything downstream of their change, as a cheating prover would.
+//
+// The result of ALU operation `op` (spec/tables/alu.md codes, the `unchecked` table's included)
+// on a and b; a branch's condition as 0 or 1. nullopt for a code no table receives.
+std::optional<uint64_t> alu_result(uint64_t op, uint64_t a, uint64_t b);
+// The cpu row's sh, sr, alt, aop and opb0..3, from its bits, flags and b_v* by the spec's
+// defining formulas (field arithmetic, so non-bit values propagate as the constraints see them).
+void derive_alu_operands(TraceTable& cpu, size_t row);
+// Rebuilds the alu and unchecked tables from the cpu rows' alu sends (aop, a_v*, opb*, res*):
+// one row per send, routed by code (a code neither table receives lands in alu with no selector),
+// witnesses computed from the operands and the claimed result; padded to a power of two.
+void fill_alu_tables(AirTrace& trace);
+// Sets the multiplicity column of every lookup table (byte, range16, and8, program) to the
+// number of times each of its rows' tuples is sent anywhere in the trace (mod p).
+void count_lookups(AirTrace& trace);
 
 }  // namespace zkrv::ref::air
