@@ -20,6 +20,7 @@
 #include <map>
 #include <random>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -132,6 +133,73 @@ const AirTrace& indirect() {
   return t;
 }
 
+// A program executed by the executor (exit code 0): every operation the alu table proves, with
+// operands of both signs, branches with offset +4 (taken or not, the same next pc, so a
+// condition can be forged without changing the control flow), two identical sltu and two
+// identical or tuples (for the one-operation attacks), a shift and a mul (the unchecked table),
+// a write to x0, FENCE, and a taken bne whose fall-through and target hold the same jalr (so
+// that the negated condition leads to the same place).
+const AirTrace& alu_prog() {
+  static const AirTrace t = [] {
+    const std::vector<uint32_t> words = {
+        0x800000b7,  // lui x1, 0x80000
+        0xffb00113,  // addi x2, x0, -5
+        0x00700193,  // addi x3, x0, 7
+        0x00208233,  // add x4, x1, x2
+        0x403102b3,  // sub x5, x2, x3
+        0x0020833b,  // addw x6, x1, x2
+        0x403103bb,  // subw x7, x2, x3
+        0x0031041b,  // addiw x8, x2, 3
+        0x003124b3,  // slt x9, x2, x3
+        0x00313533,  // sltu x10, x2, x3
+        0xfff12593,  // slti x11, x2, -1
+        0x0081b613,  // sltiu x12, x3, 8
+        0x0020c6b3,  // xor x13, x1, x2
+        0x00316733,  // or x14, x2, x3
+        0x0020f7b3,  // and x15, x1, x2
+        0x05514813,  // xori x16, x2, 0x55
+        0xff01e893,  // ori x17, x3, -16
+        0x7f017913,  // andi x18, x2, 0x7f0
+        0x00318263,  // beq x3, x3, +4
+        0x00219263,  // bne x3, x2, +4
+        0x00314263,  // blt x2, x3, +4
+        0x0021d263,  // bge x3, x2, +4
+        0x0021e263,  // bltu x3, x2, +4
+        0x00317263,  // bgeu x2, x3, +4
+        0x00310263,  // beq x2, x3, +4
+        0x00311993,  // slli x19, x2, 3
+        0x02310a33,  // mul x20, x2, x3
+        0x40310033,  // sub x0, x2, x3
+        0x0ff0000f,  // fence
+        0x00013c33,  // sltu x24, x2, x0
+        0x00013cb3,  // sltu x25, x2, x0
+        0x00316bb3,  // or x23, x2, x3
+        0x00311a9b,  // slliw x21, x2, 3
+        0x00000b17,  // auipc x22, 0
+        0x014b0b13,  // addi x22, x22, 20
+        0x00219463,  // bne x3, x2, +8
+        0x000b0067,  // jalr x0, 0(x22)
+        0x000b0067,  // jalr x0, 0(x22)
+        0xff810d13,  // addi x26, x2, -8 (an immediate with bit 30 set)
+        0x05d00893,  // addi x17, x0, 93
+        0x00000513,  // addi x10, x0, 0
+        0x00000073,  // ecall
+    };
+    spec::ProgramImage img;
+    img.entry = 0x10000;
+    std::vector<uint8_t> bytes;
+    for (uint32_t w : words)
+      for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<uint8_t>(w >> (8 * k)));
+    img.segments.push_back({0x10000, bytes.size(), spec::kFlagR | spec::kFlagX, bytes});
+    spec::ExecOptions o;
+    o.trace = true;
+    const auto run = opt::execute(img, {}, o);
+    if (run.status != spec::ExitStatus::kExited) throw std::logic_error("alu_prog did not exit");
+    return build_trace(img, run);
+  }();
+  return t;
+}
+
 // ---- editing traces ----------------------------------------------------------------------
 
 uint64_t& at(AirTrace& t, const char* table, size_t row, const char* col) {
@@ -181,6 +249,7 @@ void set_insn(AirTrace& t, size_t r, uint32_t insn) {
   for (int k = 8; k < 32; ++k) at(t, "cpu", r, bit(k).c_str()) = (insn >> k) & 1;
   set_fields_from_bits(t, r);
   for (int k = 0; k < 12; ++k) at(t, "cpu", r, kFlags[k]) = (insn & 0x7f) == kCodes[k];
+  at(t, "cpu", r, "f_fence") = (insn & 0x7f) == 0x0f;
   const bool ecall = (insn & 0x7f) == 0x73;
   at(t, "cpu", r, "ra") = ecall ? 17 : (insn >> 15) & 31;
   at(t, "cpu", r, "rb") = ecall ? 10 : (insn >> 20) & 31;
@@ -200,7 +269,8 @@ void set_limbs(AirTrace& t, size_t r, const std::string& prefix, uint64_t v) {
 // regs table's final tokens and every multiplicity column (byte, program, range16) are
 // recomputed, so that a mutation keeps all buses balanced whenever its tuples can exist.
 void recount_range16(AirTrace& t);
-void rebalance(AirTrace& t, bool keep_claimed = false, bool recompute_adders = true) {
+void rebalance(AirTrace& t, bool keep_claimed = false, bool recompute_adders = true, bool recompute_res = true,
+               bool derive_ops = true) {
   auto& cpu = t.table("cpu");
   const size_t n = real_rows(t);
   std::array<uint64_t, 32> val{}, ts{};
@@ -222,7 +292,8 @@ void rebalance(AirTrace& t, bool keep_claimed = false, bool recompute_adders = t
     access("rb", 4 * clk + 2, "b_prev_ts", "b_dt");
     const uint64_t wr = get(t, "cpu", r, "wr") % 32;
     set_limbs(t, r, "d_old", val[wr]);
-    const bool keeps = get(t, "cpu", r, "f_store") || get(t, "cpu", r, "f_branch") || (get(t, "cpu", r, "f_system") && r + 1 == n);
+    const bool keeps = get(t, "cpu", r, "f_store") || get(t, "cpu", r, "f_branch") || get(t, "cpu", r, "f_fence") ||
+                       (get(t, "cpu", r, "f_system") && r + 1 == n);
     if (keeps && !keep_claimed) set_limbs(t, r, "d_v", val[wr]);
     for (int k = 0; k < 4; ++k) r16[get(t, "cpu", r, ("d_v" + std::to_string(k)).c_str())]++;
     access("wr", 4 * clk + 3, "d_prev_ts", "d_dt");
@@ -232,6 +303,16 @@ void rebalance(AirTrace& t, bool keep_claimed = false, bool recompute_adders = t
     at(t, "cpu", r, "link") = (get(t, "cpu", r, "f_jal") + get(t, "cpu", r, "f_jalr")) % P * (1 - get(t, "cpu", r, "wr_zero")) % P;
     const uint64_t pc = get(t, "cpu", r, "pc"), insn = get(t, "cpu", r, "insn");
     at(t, "cpu", r, "pc0") = pc & 0xffff, at(t, "cpu", r, "pc1") = (pc >> 16) % P;
+    // the ALU's operands from the (possibly changed) decode; its result: the value claimed for rd,
+    // or where nothing sticks (x0, branches) the true one
+    if (derive_ops) derive_alu_operands(cpu, r);
+    const bool alu_row = get(t, "cpu", r, "f_op") || get(t, "cpu", r, "f_opimm") || get(t, "cpu", r, "f_op32") ||
+                         get(t, "cpu", r, "f_opimm32") || get(t, "cpu", r, "f_branch");
+    if (recompute_res && alu_row) {
+      const auto truth = alu_result(get(t, "cpu", r, "aop"), limbs_value(t, r, "a_v"), limbs_value(t, r, "opb"));
+      const bool sticks = !get(t, "cpu", r, "f_branch") && get(t, "cpu", r, "wr") != 0;
+      set_limbs(t, r, "res", sticks ? limbs_value(t, r, "d_v") : truth.value_or(0));
+    }
     if (recompute_adders) {  // as the trace builder: AUIPC pc + imm_u, JALR rs1 + imm_i
       for (const char* c : {"c0", "c1", "c2", "c3", "s0", "s1", "s2", "s3", "half", "lowbit"}) at(t, "cpu", r, c) = 0;
       auto add64 = [&](uint64_t x, uint64_t y, bool sum) {
@@ -260,29 +341,11 @@ void rebalance(AirTrace& t, bool keep_claimed = false, bool recompute_adders = t
     for (int k = 0; k < 4; ++k) row[regs.col("final_v" + std::to_string(k))] = (v >> (16 * k)) & 0xffff;
   }
   (void)r16;
-  recount_range16(t);
-  auto& byte = t.table("byte");
-  auto& prog = t.table("program");
-  std::map<uint64_t, uint64_t> bytes;
-  std::map<std::pair<uint64_t, uint64_t>, uint64_t> fetches;
-  for (size_t r = 0; r < cpu.height(); ++r) {
-    const uint64_t m = get(t, "cpu", r, "is_real");
-    bytes[get(t, "cpu", r, "b0")] = (bytes[get(t, "cpu", r, "b0")] + m) % P;
-    auto& f = fetches[{get(t, "cpu", r, "pc"), get(t, "cpu", r, "insn")}];
-    f = (f + m) % P;
-  }
-  for (auto& row : byte.rows) row[byte.col("mult")] = bytes.count(row[byte.col("value")]) ? bytes[row[byte.col("value")]] : 0;
-  for (auto& row : prog.rows) row[prog.col("mult")] = fetches.count({row[0], row[1]}) ? fetches[{row[0], row[1]}] : 0;
+  fill_alu_tables(t);
+  count_lookups(t);
 }
-// The range16 multiplicities recounted from every column the cpu sends on that bus.
-void recount_range16(AirTrace& t) {
-  std::map<uint64_t, uint64_t> count;
-  for (size_t r = 0; r < real_rows(t); ++r)
-    for (const char* c : {"a_dt0", "a_dt1", "b_dt0", "b_dt1", "d_dt0", "d_dt1", "d_v0", "d_v1", "d_v2", "d_v3", "pc0",
-                          "pc1", "s0", "s1", "s2", "s3", "half"})
-      count[get(t, "cpu", r, c)]++;
-  for (auto& row : t.table("range16").rows) row[1] = count.count(row[0]) ? count[row[0]] : 0;
-}
+// Every lookup multiplicity (byte, range16, and8, program) recounted from the trace's sends.
+void recount_range16(AirTrace& t) { count_lookups(t); }
 
 // ROM addresses holding `word` other than `pc`.
 std::vector<uint64_t> other_addresses(const AirTrace& t, uint64_t word, uint64_t pc) {
@@ -306,9 +369,13 @@ struct Mutation {
   std::string expect;  // the constraint or bus ID that must reject it
   std::string what;
   std::function<bool(AirTrace&)> apply;  // false: not applicable to this base trace (a test bug)
-  enum class Base { kFib, kMini, kJumps, kIndirect } base = Base::kFib;
+  enum class Base { kFib, kMini, kJumps, kIndirect, kAlu } base = Base::kFib;
   AirTrace start() const {
-    return base == Base::kMini ? mini() : base == Base::kJumps ? jumps() : base == Base::kIndirect ? indirect() : fib();
+    return base == Base::kMini       ? mini()
+           : base == Base::kJumps    ? jumps()
+           : base == Base::kIndirect ? indirect()
+           : base == Base::kAlu      ? alu_prog()
+                                     : fib();
   }
 };
 
@@ -359,6 +426,434 @@ bool non_bit_flag(AirTrace& t, int target) {
         }
   }
   return false;
+}
+
+
+// ---- ALU mutations (base alu_prog) -------------------------------------------------------
+
+namespace w {  // instruction words of alu_prog
+constexpr uint32_t kAdd = 0x00208233, kSub = 0x403102b3, kAddw = 0x0020833b, kSlt = 0x003124b3, kSlti = 0xfff12593,
+                   kXor = 0x0020c6b3, kOr = 0x00316733, kOr2 = 0x00316bb3, kBeqTaken = 0x00318263,
+                   kBneTaken = 0x00219263, kSlli = 0x00311993, kSlliw = 0x00311a9b, kMul = 0x02310a33,
+                   kFence = 0x0ff0000f, kSltu0 = 0x00013c33, kSltu0b = 0x00013cb3, kBne8 = 0x00219463,
+                   kLui = 0x800000b7, kXori = 0x05514813, kSubX0 = 0x40310033, kAddiNeg = 0xff810d13;
+}  // namespace w
+
+size_t row_with_insn(const AirTrace& t, uint32_t insn) {
+  for (size_t r = 0; r < real_rows(t); ++r)
+    if (get(t, "cpu", r, "insn") == insn) return r;
+  throw std::logic_error("alu_prog has no such instruction");
+}
+// The row of `table` (alu or unchecked) that receives cpu row r's tuple.
+size_t received_row(const AirTrace& t, const char* table, size_t r) {
+  const auto& tab = t.table(table);
+  for (size_t i = 0; i < tab.height(); ++i) {
+    bool same = tab.rows[i][tab.col("op")] == get(t, "cpu", r, "aop");
+    for (int k = 0; k < 4 && same; ++k) {
+      const std::string n = std::to_string(k);
+      same = tab.rows[i][tab.col("a" + n)] == get(t, "cpu", r, ("a_v" + n).c_str()) &&
+             tab.rows[i][tab.col("b" + n)] == get(t, "cpu", r, ("opb" + n).c_str()) &&
+             tab.rows[i][tab.col("r" + n)] == get(t, "cpu", r, ("res" + n).c_str());
+    }
+    if (same) return i;
+  }
+  throw std::logic_error(std::string("no row of ") + table + " receives that tuple");
+}
+uint64_t& cell(AirTrace& t, const char* table, size_t row, const std::string& col) {
+  auto& tab = t.table(table);
+  return tab.rows[row][tab.col(col)];
+}
+uint64_t cpu_result(const AirTrace& t, size_t r) { return limbs_value(t, r, "res"); }
+// Claims `value` as the result of cpu row r (written to rd where a write sticks, else only the
+// ALU result column) and rebuilds everything downstream, the alu tables included.
+void forge_result(AirTrace& t, size_t r, uint64_t value, bool derive_ops = true) {
+  const bool sticks = !get(t, "cpu", r, "f_branch") && get(t, "cpu", r, "wr") != 0;
+  if (sticks) {
+    set_limbs(t, r, "d_v", value);
+    rebalance(t, false, true, true, derive_ops);
+  } else {
+    set_limbs(t, r, "res", value);
+    rebalance(t, false, true, false, derive_ops);
+  }
+}
+// An alu row's derived columns (sx, lt, nz, nzinv, w, wh) recomputed from the others, except
+// those in `keep`, and the lookup multiplicities recounted.
+void alu_rederive(AirTrace& t, size_t i, const std::set<std::string>& keep = {}) {
+  auto v = [&](const char* c) { return Fp::from_u64(cell(t, "alu", i, c)); };
+  auto put = [&](const char* c, Fp x) {
+    if (!keep.count(c)) cell(t, "alu", i, c) = x.value();
+  };
+  const Fp two = Fp::from_u64(2);
+  put("sx", v("sa") + v("sb") - two * v("sa") * v("sb"));
+  put("lt", v("c3") + v("sx") - two * v("c3") * v("sx"));
+  const Fp sum = v("t0") + v("t1") + v("t2") + v("t3");
+  put("nz", Fp::from_u64(sum.value() != 0));
+  put("nzinv", sum.value() ? sum.inverse() : Fp());
+  const uint64_t t1 = cell(t, "alu", i, "t1");
+  put("w", Fp::from_u64(t1 < 65536 && t1 >= 32768));
+  put("wh", two * v("t1") - Fp::from_u64(65536) * v("w"));
+  count_lookups(t);
+}
+// Whether no later row reads cpu row r's destination before it is written again.
+bool result_unread(const AirTrace& t, size_t r) {
+  if (get(t, "cpu", r, "f_branch")) return get(t, "cpu", r, "next_pc") == get(t, "cpu", r, "pc") + 4;  // offset +4
+  const uint64_t rd = get(t, "cpu", r, "wr");
+  if (rd == 0) return false;
+  for (size_t q = r + 1; q < real_rows(t); ++q) {
+    if (get(t, "cpu", q, "ra") == rd || get(t, "cpu", q, "rb") == rd) return false;
+    if (get(t, "cpu", q, "wr") == rd) return true;
+  }
+  return true;
+}
+const std::vector<std::pair<std::string, uint64_t>> kUncheckedOps = {
+    {"s_sll", 1},     {"s_srl", 5},   {"s_sra", 13},  {"s_sllw", 17}, {"s_srlw", 21}, {"s_sraw", 29}, {"s_mul", 32},
+    {"s_mulh", 33},   {"s_mulhsu", 34}, {"s_mulhu", 35}, {"s_div", 36}, {"s_divu", 37}, {"s_rem", 38}, {"s_remu", 39},
+    {"s_mulw", 48},   {"s_divw", 52}, {"s_divuw", 53}, {"s_remw", 54}, {"s_remuw", 55}};
+const std::vector<std::pair<std::string, uint64_t>> kAluOps = {
+    {"s_add", 0},  {"s_sub", 8},  {"s_addw", 16}, {"s_subw", 24}, {"s_slt", 2},   {"s_sltu", 3},  {"s_xor", 4},  {"s_or", 6},
+    {"s_and", 7},  {"s_beq", 64}, {"s_bne", 65},  {"s_blt", 68},  {"s_bge", 69},  {"s_bltu", 70}, {"s_bgeu", 71}};
+// Moves cpu row r's (forged) tuple out of the alu table into an extra unchecked row with the
+// given selectors (name -> value). The alu row becomes an all-zero row.
+void move_to_unchecked(AirTrace& t, size_t r, const std::vector<std::pair<std::string, uint64_t>>& sels) {
+  const size_t i = received_row(t, "alu", r);
+  auto& alu = t.table("alu");
+  std::fill(alu.rows[i].begin(), alu.rows[i].end(), 0);
+  auto& un = t.table("unchecked");
+  std::vector<uint64_t> row(un.columns.size(), 0);
+  row[un.col("op")] = get(t, "cpu", r, "aop");
+  for (int k = 0; k < 4; ++k) {
+    const std::string n = std::to_string(k);
+    row[un.col("a" + n)] = get(t, "cpu", r, ("a_v" + n).c_str());
+    row[un.col("b" + n)] = get(t, "cpu", r, ("opb" + n).c_str());
+    row[un.col("r" + n)] = get(t, "cpu", r, ("res" + n).c_str());
+  }
+  for (const auto& [sel, v] : sels) row[un.col(sel)] = v;
+  un.rows.push_back(std::move(row));
+  count_lookups(t);
+}
+// The attack a non-bit selector of the unchecked table allows: selectors S = 1 and the target
+// 1 - |S| keep one_op and make op a code the alu table proves, so that the unchecked table
+// (which does not constrain results) absorbs that operation with a forged result.
+bool absorb_with_non_bit_selector(AirTrace& t, const std::string& target) {
+  uint64_t tc = 0;
+  for (const auto& [n, c] : kUncheckedOps)
+    if (n == target) tc = c;
+  const size_t n_ops = kUncheckedOps.size();
+  for (size_t r = 0; r < real_rows(t); ++r) {
+    bool checked = false;
+    const uint64_t d = get(t, "cpu", r, "aop");
+    for (const auto& [n, c] : kAluOps) checked |= c == d && (get(t, "cpu", r, "f_op") || get(t, "cpu", r, "f_opimm") ||
+                                                              get(t, "cpu", r, "f_op32") || get(t, "cpu", r, "f_opimm32") ||
+                                                              get(t, "cpu", r, "f_branch"));
+    if (!checked || !result_unread(t, r)) continue;
+    for (size_t x = 0; x < n_ops; ++x)
+      for (size_t y = x + 1; y < n_ops; ++y)
+        for (size_t z = y + 1; z <= n_ops; ++z) {  // z == n_ops: S = {x, y}
+          const bool three = z < n_ops;
+          const auto& ops = kUncheckedOps;
+          if (ops[x].first == target || ops[y].first == target || (three && ops[z].first == target)) continue;
+          const int64_t sum = static_cast<int64_t>(ops[x].second + ops[y].second + (three ? ops[z].second : 0));
+          if (sum - (three ? 2 : 1) * static_cast<int64_t>(tc) != static_cast<int64_t>(d)) continue;
+          const uint64_t truth = cpu_result(t, r);
+          forge_result(t, r, get(t, "cpu", r, "f_branch") ? 1 - truth : truth ^ 1);
+          std::vector<std::pair<std::string, uint64_t>> sels = {{ops[x].first, 1}, {ops[y].first, 1},
+                                                                {target, three ? P - 2 : P - 1}};
+          if (three) sels.push_back({ops[z].first, 1});
+          move_to_unchecked(t, r, sels);
+          return true;
+        }
+  }
+  return false;
+}
+
+void alu_mutations(std::vector<Mutation>& m) {
+  using B = Mutation::Base;
+  // the result, limb by limb: fault class "ALU output changed"
+  for (int k = 0; k < 4; ++k)
+    m.push_back({"alu:c:r" + std::to_string(k), "fault class 'ALU output changed': add's result limb " + std::to_string(k) + " with its low bit flipped",
+                 [k](AirTrace& t) {
+                   const size_t r = row_with_insn(t, w::kAdd);
+                   forge_result(t, r, cpu_result(t, r) ^ (uint64_t{1} << (16 * k)));
+                   return true;
+                 }, B::kAlu});
+  m.push_back({"alu:c:r0", "fault class 'branch condition negated': a taken bne claimed not taken, falling through to a copy of its target",
+               [](AirTrace& t) {
+                 const size_t r = row_with_insn(t, w::kBne8);
+                 at(t, "cpu", r, "next_pc") = get(t, "cpu", r, "pc") + 4;
+                 at(t, "cpu", r + 1, "pc") = get(t, "cpu", r, "pc") + 4;
+                 forge_result(t, r, 0);
+                 return true;
+               }, B::kAlu});
+  for (int k = 0; k < 4; ++k) {
+    const std::string n = std::to_string(k);
+    m.push_back({"alu:c:add" + n, "add's result and sum limb " + n + " off by one together", [k, n](AirTrace& t) {
+                   const size_t r = row_with_insn(t, w::kAdd);
+                   forge_result(t, r, cpu_result(t, r) ^ (uint64_t{1} << (16 * k)));
+                   const size_t i = received_row(t, "alu", r);
+                   cell(t, "alu", i, "t" + n) ^= 1;
+                   alu_rederive(t, i);
+                   return true;
+                 }, B::kAlu});
+    m.push_back({"alu:c:c" + n + "_bit", "carry " + n + " = 2 on the add row", [n](AirTrace& t) {
+                   const size_t i = received_row(t, "alu", row_with_insn(t, w::kAdd));
+                   cell(t, "alu", i, "c" + n) += 2;
+                   alu_rederive(t, i);
+                   return true;
+                 }, B::kAlu});
+    m.push_back({"alu:c:t" + n + "_unused", "t" + n + " = 1 on a xor row", [n](AirTrace& t) {
+                   const size_t i = received_row(t, "alu", row_with_insn(t, w::kXor));
+                   cell(t, "alu", i, "t" + n) = 1;
+                   alu_rederive(t, i);
+                   return true;
+                 }, B::kAlu});
+    m.push_back({"alu:c:c" + n + "_unused", "c" + n + " = 1 on a xor row", [n](AirTrace& t) {
+                   const size_t i = received_row(t, "alu", row_with_insn(t, w::kXor));
+                   cell(t, "alu", i, "c" + n) = 1;
+                   alu_rederive(t, i);
+                   return true;
+                 }, B::kAlu});
+    m.push_back({"alu:b:t" + n, "difference limb " + n + " + 2^16 with its carry moved (not a 16-bit value)", [k, n](AirTrace& t) {
+                   if (k < 3) {  // slt: t_k + 2^16, c_k = 1, t_(k+1) - 1
+                     const size_t i = received_row(t, "alu", row_with_insn(t, w::kSlt));
+                     const std::string up = std::to_string(k + 1);
+                     if (cell(t, "alu", i, "c" + n) != 0 || cell(t, "alu", i, "t" + up) == 0) return false;
+                     cell(t, "alu", i, "t" + n) += 65536, cell(t, "alu", i, "c" + n) = 1, cell(t, "alu", i, "t" + up) -= 1;
+                     alu_rederive(t, i);
+                     return true;
+                   }
+                   const size_t i = received_row(t, "alu", row_with_insn(t, w::kAddw));  // addw ignores t3
+                   if (cell(t, "alu", i, "c3") != 1) return false;
+                   cell(t, "alu", i, "t3") = (cell(t, "alu", i, "t3") + P - 65536) % P, cell(t, "alu", i, "c3") = 0;
+                   alu_rederive(t, i);
+                   return true;
+                 }, B::kAlu});
+  }
+  // signed comparison: slt(-5, 7) = 1 claimed 0 with one link of the chain broken
+  struct SignAttack {
+    const char* id;
+    uint32_t word;
+    std::vector<std::pair<const char*, uint64_t>> set;  // columns set on the alu row
+    const char* what;
+  };
+  const std::vector<SignAttack> sign = {
+      {"alu:c:lt", w::kSlt, {{"lt", 0}}, "slt(-5, 7) claimed 0 with lt = 0"},
+      {"alu:c:sx", w::kSlt, {{"sx", 0}, {"lt", 0}}, "slt(-5, 7) claimed 0 with sx = 0"},
+      {"alu:c:sa", w::kSlt, {{"sa", 0}, {"sx", 0}, {"lt", 0}}, "slt(-5, 7) claimed 0 with a's sign bit 0"},
+      {"alu:b:ah", w::kSlt, {{"sa", 0}, {"sx", 0}, {"lt", 0}, {"ah", 510}}, "slt(-5, 7) claimed 0 with a's sign bit 0 and ah = 2 ab7"},
+      {"alu:c:sb", w::kSlti, {{"sb", 0}, {"sx", 1}, {"lt", 0}}, "slti(-5, -1) claimed 0 with b's sign bit 0"},
+      {"alu:b:bh", w::kSlti, {{"sb", 0}, {"sx", 1}, {"lt", 0}, {"bh", 510}}, "slti(-5, -1) claimed 0 with b's sign bit 0 and bh = 2 bb7"},
+  };
+  for (const auto& a : sign)
+    m.push_back({a.id, a.what, [a](AirTrace& t) {
+                   const size_t r = row_with_insn(t, a.word);
+                   if (cpu_result(t, r) != 1) return false;
+                   forge_result(t, r, 0);
+                   const size_t i = received_row(t, "alu", r);
+                   for (const auto& [c, v] : a.set) cell(t, "alu", i, c) = v;
+                   count_lookups(t);
+                   return true;
+                 }, B::kAlu});
+  m.push_back({"alu:c:nz_def", "beq(x3, x3) claimed not taken with nz = 1", [](AirTrace& t) {
+                 const size_t r = row_with_insn(t, w::kBeqTaken);
+                 forge_result(t, r, 0);
+                 cell(t, "alu", received_row(t, "alu", r), "nz") = 1;
+                 return true;
+               }, B::kAlu});
+  m.push_back({"alu:c:nz_zero", "bne(7, -5) claimed not taken with nz = 0", [](AirTrace& t) {
+                 const size_t r = row_with_insn(t, w::kBneTaken);
+                 forge_result(t, r, 0);
+                 const size_t i = received_row(t, "alu", r);
+                 cell(t, "alu", i, "nz") = 0, cell(t, "alu", i, "nzinv") = 0;
+                 return true;
+               }, B::kAlu});
+  m.push_back({"alu:c:w", "addw's positive result claimed negative with w = 1", [](AirTrace& t) {
+                 const size_t r = row_with_insn(t, w::kAddw);
+                 forge_result(t, r, cpu_result(t, r) | 0xffffffff00000000ull);
+                 cell(t, "alu", received_row(t, "alu", r), "w") = 1;
+                 return true;
+               }, B::kAlu});
+  m.push_back({"alu:b:wh", "addw's positive result claimed negative with w = 1 and wh to match", [](AirTrace& t) {
+                 const size_t r = row_with_insn(t, w::kAddw);
+                 forge_result(t, r, cpu_result(t, r) | 0xffffffff00000000ull);
+                 const size_t i = received_row(t, "alu", r);
+                 cell(t, "alu", i, "w") = 1;
+                 alu_rederive(t, i, {"w"});
+                 return true;
+               }, B::kAlu});
+  m.push_back({"alu:c:w_bit", "w = 2 on the addw row", [](AirTrace& t) {
+                 const size_t i = received_row(t, "alu", row_with_insn(t, w::kAddw));
+                 cell(t, "alu", i, "w") = 2;
+                 alu_rederive(t, i, {"w"});
+                 return true;
+               }, B::kAlu});
+  m.push_back({"alu:c:op", "an add row that proves a subtraction (selector s_sub, op still 0)", [](AirTrace& t) {
+                 const size_t r = row_with_insn(t, w::kAdd);
+                 const uint64_t a = limbs_value(t, r, "a_v"), b = limbs_value(t, r, "opb");
+                 at(t, "cpu", r, "aop") = 8;
+                 forge_result(t, r, a - b, false);
+                 const size_t i = received_row(t, "alu", r);
+                 at(t, "cpu", r, "aop") = 0, cell(t, "alu", i, "op") = 0;
+                 return true;
+               }, B::kAlu});
+  m.push_back({"alu:c:one_op", "two identical sltu(x, 0) claimed 5, received once with multiplicity 2 (s_add = s_sltu = 1, op 3)",
+               [](AirTrace& t) {
+                 const size_t r1 = row_with_insn(t, w::kSltu0), r2 = row_with_insn(t, w::kSltu0b);
+                 forge_result(t, r1, 5);
+                 forge_result(t, r2, 5);
+                 const size_t i = received_row(t, "alu", r1);
+                 auto& alu = t.table("alu");
+                 for (size_t j = 0; j < alu.height(); ++j)
+                   if (j != i && alu.rows[j] == alu.rows[i]) {
+                     std::fill(alu.rows[j].begin(), alu.rows[j].end(), 0);
+                     break;
+                   }
+                 cell(t, "alu", i, "s_add") = 1;
+                 for (int k = 0; k < 4; ++k) cell(t, "alu", i, "t" + std::to_string(k)) = k == 0 ? 5 : 0;
+                 alu_rederive(t, i);
+                 return true;
+               }, B::kAlu});
+  for (const auto& [sel, code] : kAluOps)
+    m.push_back({"alu:c:" + sel + "_bit", sel + " = 2 on a padding row of the alu table", [sel = sel](AirTrace& t) {
+                   auto& alu = t.table("alu");
+                   cell(t, "alu", alu.height() - 1, sel) = 2;
+                   return true;
+                 }, B::kAlu});
+  for (int k = 0; k < 4; ++k)
+    for (const char* v : {"a", "b"}) {
+      const std::string n = std::to_string(k), id = std::string("alu:c:") + v + "_bytes" + n;
+      m.push_back({id, std::string(v) + n + " + 1 on the add row with its bytes kept", [v, n](AirTrace& t) {
+                     const size_t i = received_row(t, "alu", row_with_insn(t, w::kAdd));
+                     cell(t, "alu", i, v + n) += 1;
+                     return true;
+                   }, B::kAlu});
+    }
+  for (int k = 0; k < 8; ++k) {
+    const std::string n = std::to_string(k);
+    m.push_back({"alu:b:and" + n, "bit 0 of and-byte " + n + " of the xor row flipped", [n](AirTrace& t) {
+                   const size_t i = received_row(t, "alu", row_with_insn(t, w::kXor));
+                   cell(t, "alu", i, "nb" + n) ^= 1;
+                   return true;
+                 }, B::kAlu});
+  }
+  m.push_back({"alu:b:ops", "an alu row received twice (a copy in a padding row)", [](AirTrace& t) {
+                 auto& alu = t.table("alu");
+                 alu.rows.back() = alu.rows[received_row(t, "alu", row_with_insn(t, w::kAdd))];
+                 count_lookups(t);
+                 return true;
+               }, B::kAlu});
+  m.push_back({"and8:b:table", "an and8 multiplicity off by one", [](AirTrace& t) {
+                 cell(t, "and8", 0, "mult") += 1;
+                 return true;
+               }, B::kAlu});
+  // unchecked
+  for (const auto& [sel, code] : kUncheckedOps)
+    m.push_back({"unchecked:c:" + sel + "_bit", sel + " non-bit, with two or three other selectors, absorbs a proven operation",
+                 [sel = sel](AirTrace& t) { return absorb_with_non_bit_selector(t, sel); }, B::kAlu});
+  m.push_back({"unchecked:c:one_op", "two identical or tuples claimed 0, received by one unchecked row (s_sll = s_srl = 1, op 6)",
+               [](AirTrace& t) {
+                 const size_t r1 = row_with_insn(t, w::kOr), r2 = row_with_insn(t, w::kOr2);
+                 forge_result(t, r1, 0);
+                 forge_result(t, r2, 0);
+                 auto& alu = t.table("alu");
+                 std::fill(alu.rows[received_row(t, "alu", r2)].begin(), alu.rows[received_row(t, "alu", r2)].end(), 0);
+                 move_to_unchecked(t, r1, {{"s_sll", 1}, {"s_srl", 1}});
+                 return true;
+               }, B::kAlu});
+  m.push_back({"unchecked:c:op", "the mul row's selector changed to mulh", [](AirTrace& t) {
+                 const size_t i = received_row(t, "unchecked", row_with_insn(t, w::kMul));
+                 cell(t, "unchecked", i, "s_mul") = 0, cell(t, "unchecked", i, "s_mulh") = 1;
+                 return true;
+               }, B::kAlu});
+  m.push_back({"unchecked:b:ops", "an unchecked row received twice (a copy in a padding row)", [](AirTrace& t) {
+                 auto& un = t.table("unchecked");
+                 un.rows.back() = un.rows[received_row(t, "unchecked", row_with_insn(t, w::kMul))];
+                 return true;
+               }, B::kAlu});
+  // cpu: which operation, operands, result, branch target, FENCE
+  auto rewrite_word = [](AirTrace& t, size_t r, uint32_t word) {  // the ELF holds another word here
+    auto& prog = t.table("program");
+    for (auto& row : prog.rows)
+      if (row[prog.col("pc")] == get(t, "cpu", r, "pc")) row[prog.col("insn")] = word;
+    set_insn(t, r, word);
+    rebalance(t);
+  };
+  m.push_back({"cpu:c:fence_only", "FENCE.I (funct3 = 1) executed as a FENCE", [rewrite_word](AirTrace& t) {
+                 rewrite_word(t, row_with_insn(t, w::kFence), 0x0000100f);
+                 return true;
+               }, B::kAlu});
+  m.push_back({"cpu:c:f_fence_bit", "f_fence = 2 on a padding row", [](AirTrace& t) {
+                 at(t, "cpu", real_rows(t), "f_fence") = 2;
+                 return true;
+               }, B::kAlu});
+  m.push_back({"cpu:c:shift_imm", "SLLI with imm[6] set (reserved) executed", [rewrite_word](AirTrace& t) {
+                 rewrite_word(t, row_with_insn(t, w::kSlli), w::kSlli | (1u << 26));
+                 return true;
+               }, B::kAlu});
+  m.push_back({"cpu:c:sh", "SLLI with imm[6] set (reserved) executed, sh = 0 to hide it", [rewrite_word](AirTrace& t) {
+                 const size_t r = row_with_insn(t, w::kSlli);
+                 rewrite_word(t, r, w::kSlli | (1u << 26));
+                 at(t, "cpu", r, "sh") = 0;
+                 return true;
+               }, B::kAlu});
+  m.push_back({"cpu:c:shift_imm_w", "SLLIW with imm[5] set (reserved) executed", [rewrite_word](AirTrace& t) {
+                 rewrite_word(t, row_with_insn(t, w::kSlliw), w::kSlliw | (1u << 25));
+                 return true;
+               }, B::kAlu});
+  m.push_back({"cpu:c:shift_imm_left", "SLLI with imm[10] set (reserved) executed", [rewrite_word](AirTrace& t) {
+                 rewrite_word(t, row_with_insn(t, w::kSlli), w::kSlli | (1u << 30));
+                 return true;
+               }, B::kAlu});
+  m.push_back({"cpu:c:op_funct7", "ADD with funct7 = 4 (reserved) executed as ADD", [rewrite_word](AirTrace& t) {
+                 rewrite_word(t, row_with_insn(t, w::kAdd), w::kAdd | (1u << 27));
+                 return true;
+               }, B::kAlu});
+  m.push_back({"cpu:c:sr", "sr = 1 on an xori row", [](AirTrace& t) {
+                 at(t, "cpu", row_with_insn(t, w::kXori), "sr") = 1;
+                 return true;
+               }, B::kAlu});
+  m.push_back({"cpu:c:alt", "addi x26, x2, -8 (imm bit 30 set) executed as a subtraction (alt = 1)", [](AirTrace& t) {
+                 const size_t r = row_with_insn(t, w::kAddiNeg);
+                 at(t, "cpu", r, "alt") = 1, at(t, "cpu", r, "aop") = 8;
+                 forge_result(t, r, limbs_value(t, r, "a_v") - limbs_value(t, r, "opb"), false);
+                 return true;
+               }, B::kAlu});
+  m.push_back({"cpu:c:aop", "add executed as sub (aop = 8)", [](AirTrace& t) {
+                 const size_t r = row_with_insn(t, w::kAdd);
+                 at(t, "cpu", r, "aop") = 8;
+                 forge_result(t, r, limbs_value(t, r, "a_v") - limbs_value(t, r, "opb"), false);
+                 return true;
+               }, B::kAlu});
+  for (int k = 0; k < 4; ++k) {
+    const std::string n = std::to_string(k);
+    m.push_back({"cpu:c:opb" + n, "add's second operand limb " + n + " off by one", [k, n](AirTrace& t) {
+                   const size_t r = row_with_insn(t, w::kAdd);
+                   at(t, "cpu", r, ("opb" + n).c_str()) ^= 1;
+                   (void)k;
+                   forge_result(t, r, limbs_value(t, r, "a_v") + limbs_value(t, r, "opb"), false);
+                   return true;
+                 }, B::kAlu});
+    m.push_back({"cpu:c:res_unused" + n, "res" + n + " = 1 on a lui row", [n](AirTrace& t) {
+                   at(t, "cpu", row_with_insn(t, w::kLui), ("res" + n).c_str()) = 1;
+                   return true;
+                 }, B::kAlu});
+    m.push_back({"cpu:c:alu_write" + n, "add writes a value other than the ALU's result (limb " + n + ")", [k](AirTrace& t) {
+                   const size_t r = row_with_insn(t, w::kAdd);
+                   set_limbs(t, r, "d_v", limbs_value(t, r, "d_v") ^ (uint64_t{1} << (16 * k)));
+                   rebalance(t, false, true, false);
+                   return true;
+                 }, B::kAlu});
+  }
+  m.push_back({"cpu:b:alu", "sub x0's ALU result changed in the cpu only", [](AirTrace& t) {
+                 at(t, "cpu", row_with_insn(t, w::kSubX0), "res0") ^= 1;
+                 return true;
+               }, B::kAlu});
+  m.push_back({"cpu:c:branch_target", "a taken bne that falls through (to a copy of its target)", [](AirTrace& t) {
+                 const size_t r = row_with_insn(t, w::kBne8);
+                 at(t, "cpu", r, "next_pc") = get(t, "cpu", r, "pc") + 4;
+                 at(t, "cpu", r + 1, "pc") = get(t, "cpu", r, "pc") + 4;
+                 rebalance(t, false, true, false);
+                 return true;
+               }, B::kAlu});
 }
 
 std::vector<Mutation> mutations() {
@@ -849,6 +1344,7 @@ std::vector<Mutation> mutations() {
                  t.table("regs").rows[2][1] += 1;
                  return true;
                }});
+  alu_mutations(m);
   return m;
 }
 
@@ -874,7 +1370,7 @@ std::string verdict(const CheckReport& rep, const std::string& expect) {
 // ---- the tests -----------------------------------------------------------------------------
 
 TEST(Air, BaseTracesPass) {
-  for (const AirTrace* t : {&fib(), &mini(), &jumps(), &indirect()}) {
+  for (const AirTrace* t : {&fib(), &mini(), &jumps(), &indirect(), &alu_prog()}) {
     const auto rep = check_trace(*t);
     EXPECT_TRUE(rep.ok()) << rep.summary();
     EXPECT_FALSE(spec_disagreement(the_spec(), *t));
