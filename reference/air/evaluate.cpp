@@ -225,7 +225,7 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
                                       "i16", "i17", "i18", "i19", "i20", "i21", "i22", "i23",
                                       "i24", "i25", "i26", "i27", "i28", "i29", "i30", "i31"};
   static const uint64_t kOpcodes[] = {0x37, 0x17, 0x6f, 0x67, 0x63, 0x03, 0x23, 0x13, 0x33, 0x1b, 0x3b, 0x73, 0x0f};
-  const Fp entry = f(trace.publics.at("entry"));
+  const Fp entry = f(trace.publics.at("entry")), exit_code = f(trace.publics.at("exit_code"));
   const auto index = column_index(t);
   for (size_t r = 0; r < h; ++r) {
     const RowView x{t, index, r};
@@ -585,13 +585,33 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
     // spec: cpu:c:pc_ecall
     if (trans) c("cpu:c:pc_ecall", x.next("is_real") * x("f_system") * (x("next_pc") - x("pc") - f(4)));
     // spec: cpu:c:halt_system
-    if (trans) c("cpu:c:halt_system", (is_real - x.next("is_real")) * (one - x("f_system")));
+    if (trans) c("cpu:c:halt_system", (is_real - x.next("is_real")) * (one - x("sys_exit")));
     // spec: cpu:c:halt_stays
     if (trans) c("cpu:c:halt_stays", (is_real - x.next("is_real")) * (x("next_pc") - x("pc")));
     // spec: cpu:c:halt_system_last
-    if (last) c("cpu:c:halt_system_last", is_real * (one - x("f_system")));
+    if (last) c("cpu:c:halt_system_last", is_real * (one - x("sys_exit")));
     // spec: cpu:c:halt_stays_last
     if (last) c("cpu:c:halt_stays_last", is_real * (x("next_pc") - x("pc")));
+    // the exit ecall: a7 in {93, 94}, the last real row, a0's low 32 bits the exit code
+    {
+      const Fp sys_exit = x("sys_exit"), high = x("a_v1") + x("a_v2") + x("a_v3");
+      // spec: cpu:c:sys_exit_bit
+      c("cpu:c:sys_exit_bit", sys_exit * (sys_exit - one));
+      // spec: cpu:c:sys_exit_ecall
+      c("cpu:c:sys_exit_ecall", sys_exit * (one - x("f_system")));
+      // spec: cpu:c:exit_e
+      c("cpu:c:exit_e", x("exit_e") - x("f_system") * (x("a_v0") - f(93)) * (x("a_v0") - f(94)));
+      // spec: cpu:c:exit_number
+      c("cpu:c:exit_number", sys_exit * x("exit_e"));
+      // spec: cpu:c:exit_number_hi
+      c("cpu:c:exit_number_hi", sys_exit * high);
+      // spec: cpu:c:not_exit
+      c("cpu:c:not_exit", (x("f_system") - sys_exit) * ((x("exit_e") + f(4294967296) * high) * x("exit_inv") - one));
+      // spec: cpu:c:exit_last
+      if (trans) c("cpu:c:exit_last", sys_exit * x.next("is_real"));
+      // spec: cpu:c:exit_code
+      c("cpu:c:exit_code", sys_exit * (x("b_v0") + f(65536) * x("b_v1") - exit_code));
+    }
   }
 }
 

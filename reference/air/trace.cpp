@@ -215,6 +215,7 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
     throw std::invalid_argument("the run carries no execution trace (ExecOptions::trace)");
   AirTrace t;
   t.publics["entry"] = image.entry;
+  t.publics["exit_code"] = static_cast<uint32_t>(run.exit_code);
 
   // and8: row 256 x + y holds (x, y, x AND y); byte and range16: row r holds r. The
   // multiplicities are counted at the end (count_lookups).
@@ -260,6 +261,7 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
     cpu.columns.push_back(c);
   for (const char* v : {"opb", "res"})
     for (int k = 0; k < 4; ++k) cpu.columns.push_back(v + std::to_string(k));
+  for (const char* c : {"sys_exit", "exit_e", "exit_inv"}) cpu.columns.push_back(c);
   // the register file, replayed: value and timestamp of the last access of each register
   std::array<uint64_t, 32> reg_val{}, reg_ts{};
   const size_t height = pow2_at_least(run.trace.size(), 2);
@@ -335,6 +337,16 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
     if (opcode == 0x67) {
       add64(a_val, imm_i, "s");
       row[cpu.col("half")] = row[cpu.col("s0")] >> 1, row[cpu.col("lowbit")] = row[cpu.col("s0")] & 1;
+    }
+    // the exit ecall (a7 = 93 or 94) and, on the other ecalls, the inverse that proves a7 is not
+    {
+      const Fp e = (Fp::from_u64(a_val & 0xffff) - Fp::from_u64(93)) * (Fp::from_u64(a_val & 0xffff) - Fp::from_u64(94));
+      const Fp z = e + Fp::from_u64(4294967296) * Fp::from_u64(((a_val >> 16) & 0xffff) + ((a_val >> 32) & 0xffff) + (a_val >> 48));
+      const bool exit = ecall && (a_val == spec::kSysExit || a_val == spec::kSysExitGroup);
+      if (exit != (ecall && last)) throw std::logic_error("trace builder: the exit ecall is not the last cycle");
+      row[cpu.col("sys_exit")] = exit;
+      row[cpu.col("exit_e")] = ecall ? e.value() : 0;
+      row[cpu.col("exit_inv")] = ecall && !exit ? z.inverse().value() : 0;
     }
     // the ALU: operation, second operand, result (checked against the executor's)
     derive_alu_operands(cpu, i);
