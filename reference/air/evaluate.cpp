@@ -459,7 +459,7 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
     s.bus("cpu", "cpu:b:pc1", "range16", true, r, {x("pc1").value()}, is_real.value());
     // spec: cpu:c:c3_bit
     c("cpu:c:c3_bit", x("c3") * (x("c3") - one));
-    const Fp adder = x("f_jalr") + x("f_auipc") * (one - x("wr_zero"));
+    const Fp adder = x("f_jalr") + x("f_load") + x("f_store") + x("f_auipc") * (one - x("wr_zero"));
     // spec: cpu:c:carry0_unused
     c("cpu:c:carry0_unused", (one - adder) * x("c0"));
     // spec: cpu:c:carry1_unused
@@ -481,21 +481,30 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
       // spec: cpu:c:auipc3
       c("cpu:c:auipc3", on * (sign + x("c2") - x("d_v3") - f(65536) * x("c3")));
     }
-    // JALR: rs1 + sext(imm_i) with bit 0 cleared, below 2^32
+    // the address adder: JALR and loads rs1 + sext(imm_i), stores rs1 + sext(imm_s); below 2^32
     {
       Fp i0 = f(61440) * x("i31");  // imm_i's limb 0: bits 20..31 of insn, sign-extended through bit 15
       for (int k = 0; k < 12; ++k) i0 = i0 + f(uint64_t{1} << k) * x(kBits[20 + k - 8]);
-      const Fp sign = f(65535) * x("i31"), jalr = x("f_jalr");
-      // spec: cpu:c:jalr_s0
-      c("cpu:c:jalr_s0", jalr * (x("a_v0") + i0 - x("s0") - f(65536) * x("c0")));
-      // spec: cpu:c:jalr_s1
-      c("cpu:c:jalr_s1", jalr * (x("a_v1") + sign + x("c0") - x("s1") - f(65536) * x("c1")));
-      // spec: cpu:c:jalr_s2
-      c("cpu:c:jalr_s2", jalr * (x("a_v2") + sign + x("c1") - x("s2") - f(65536) * x("c2")));
-      // spec: cpu:c:jalr_s3
-      c("cpu:c:jalr_s3", jalr * (x("a_v3") + sign + x("c2") - x("s3") - f(65536) * x("c3")));
-      // spec: cpu:c:jalr_high
-      c("cpu:c:jalr_high", jalr * (x("s2") + x("s3")));
+      Fp s0 = x("rd0") + f(61440) * x("i31");  // imm_s's limb 0: bits 7..11 and 25..31
+      for (int k = 1; k <= 4; ++k) s0 = s0 + f(uint64_t{1} << k) * x(kBits[k + 7 - 8]);
+      for (int k = 5; k <= 11; ++k) s0 = s0 + f(uint64_t{1} << k) * x(kBits[k + 20 - 8]);
+      const Fp sign = f(65535) * x("i31"), on = x("f_jalr") + x("f_load") + x("f_store"), st = x("f_store");
+      // spec: cpu:c:adder_s0
+      c("cpu:c:adder_s0", on * (x("a_v0") + (one - st) * i0 + st * s0 - x("s0") - f(65536) * x("c0")));
+      // spec: cpu:c:adder_s1
+      c("cpu:c:adder_s1", on * (x("a_v1") + sign + x("c0") - x("s1") - f(65536) * x("c1")));
+      // spec: cpu:c:adder_s2
+      c("cpu:c:adder_s2", on * (x("a_v2") + sign + x("c1") - x("s2") - f(65536) * x("c2")));
+      // spec: cpu:c:adder_s3
+      c("cpu:c:adder_s3", on * (x("a_v3") + sign + x("c2") - x("s3") - f(65536) * x("c3")));
+      // spec: cpu:c:adder_high
+      c("cpu:c:adder_high", on * (x("s2") + x("s3")));
+      // spec: cpu:c:adder_unused
+      c("cpu:c:adder_unused", (one - on) * (x("s0") + x("s1") + x("s2") + x("s3")));
+    }
+    // JALR: the target is the sum with bit 0 cleared
+    {
+      const Fp jalr = x("f_jalr");
       // spec: cpu:c:jalr_even
       c("cpu:c:jalr_even", jalr * (x("s0") - f(2) * x("half") - x("lowbit")));
       // spec: cpu:c:lowbit_bit
@@ -503,7 +512,7 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
       // spec: cpu:c:jalr_target
       c("cpu:c:jalr_target", jalr * (x("next_pc") - f(2) * x("half") - f(65536) * x("s1")));
       // spec: cpu:c:jalr_unused
-      c("cpu:c:jalr_unused", (one - jalr) * (x("s0") + x("s1") + x("s2") + x("s3") + x("half") + x("lowbit")));
+      c("cpu:c:jalr_unused", (one - jalr) * (x("half") + x("lowbit")));
     }
     // spec: cpu:b:s0
     s.bus("cpu", "cpu:b:s0", "range16", true, r, {x("s0").value()}, is_real.value());
@@ -579,6 +588,223 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
         c("cpu:c:branch_target", x("f_branch") * (x("next_pc") - x("pc") - f(4) - x("res0") * (imm_b - f(4))));
       }
     }
+    // loads and stores
+    {
+      const Fp ls = x("f_load") + x("f_store"), i12 = x("i12"), i13 = x("i13"), i14 = x("i14");
+      auto col = [&](const char* v, int j) { return x(v + std::to_string(j)); };
+      // spec: cpu:c:mo0
+      c("cpu:c:mo0", x("mo0") - ls);
+      // spec: cpu:c:mo1
+      c("cpu:c:mo1", x("mo1") - ls * (i12 + i13 - i12 * i13));
+      // spec: cpu:c:mo2
+      c("cpu:c:mo2", x("mo2") - ls * i13);
+      // spec: cpu:c:mo3
+      c("cpu:c:mo3", x("mo3") - x("mo2"));
+      // spec: cpu:c:mo4
+      c("cpu:c:mo4", x("mo4") - ls * i12 * i13);
+      // spec: cpu:c:mo5
+      c("cpu:c:mo5", x("mo5") - x("mo4"));
+      // spec: cpu:c:mo6
+      c("cpu:c:mo6", x("mo6") - x("mo4"));
+      // spec: cpu:c:mo7
+      c("cpu:c:mo7", x("mo7") - x("mo4"));
+      // spec: cpu:c:load_funct3
+      c("cpu:c:load_funct3", x("mo4") * i14);
+      // spec: cpu:c:store_funct3
+      c("cpu:c:store_funct3", x("f_store") * i14);
+      const Fp addr = x("s0") + f(65536) * x("s1"), ts = f(4) * x("clk") + f(3);
+      // spec: cpu:b:m0_in
+      s.bus("cpu", "cpu:b:m0_in", "mem", false, r, {(addr + f(0)).value(), x("mt0").value(), x("mv0").value(), x("mw0").value()}, x("mo0").value());
+      // spec: cpu:b:m0_out
+      s.bus("cpu", "cpu:b:m0_out", "mem", true, r, {(addr + f(0)).value(), ts.value(), x("mn0").value(), x("mw0").value()}, x("mo0").value());
+      // spec: cpu:c:m0_order
+      c("cpu:c:m0_order", x("mo0") * (ts - x("mt0") - one - x("mda0") - f(65536) * x("mdb0")));
+      // spec: cpu:b:mda0
+      s.bus("cpu", "cpu:b:mda0", "range16", true, r, {x("mda0").value()}, x("mo0").value());
+      // spec: cpu:b:mdb0
+      s.bus("cpu", "cpu:b:mdb0", "range16", true, r, {x("mdb0").value()}, x("mo0").value());
+      // spec: cpu:b:m1_in
+      s.bus("cpu", "cpu:b:m1_in", "mem", false, r, {(addr + f(1)).value(), x("mt1").value(), x("mv1").value(), x("mw1").value()}, x("mo1").value());
+      // spec: cpu:b:m1_out
+      s.bus("cpu", "cpu:b:m1_out", "mem", true, r, {(addr + f(1)).value(), ts.value(), x("mn1").value(), x("mw1").value()}, x("mo1").value());
+      // spec: cpu:c:m1_order
+      c("cpu:c:m1_order", x("mo1") * (ts - x("mt1") - one - x("mda1") - f(65536) * x("mdb1")));
+      // spec: cpu:b:mda1
+      s.bus("cpu", "cpu:b:mda1", "range16", true, r, {x("mda1").value()}, x("mo1").value());
+      // spec: cpu:b:mdb1
+      s.bus("cpu", "cpu:b:mdb1", "range16", true, r, {x("mdb1").value()}, x("mo1").value());
+      // spec: cpu:b:m2_in
+      s.bus("cpu", "cpu:b:m2_in", "mem", false, r, {(addr + f(2)).value(), x("mt2").value(), x("mv2").value(), x("mw2").value()}, x("mo2").value());
+      // spec: cpu:b:m2_out
+      s.bus("cpu", "cpu:b:m2_out", "mem", true, r, {(addr + f(2)).value(), ts.value(), x("mn2").value(), x("mw2").value()}, x("mo2").value());
+      // spec: cpu:c:m2_order
+      c("cpu:c:m2_order", x("mo2") * (ts - x("mt2") - one - x("mda2") - f(65536) * x("mdb2")));
+      // spec: cpu:b:mda2
+      s.bus("cpu", "cpu:b:mda2", "range16", true, r, {x("mda2").value()}, x("mo2").value());
+      // spec: cpu:b:mdb2
+      s.bus("cpu", "cpu:b:mdb2", "range16", true, r, {x("mdb2").value()}, x("mo2").value());
+      // spec: cpu:b:m3_in
+      s.bus("cpu", "cpu:b:m3_in", "mem", false, r, {(addr + f(3)).value(), x("mt3").value(), x("mv3").value(), x("mw3").value()}, x("mo3").value());
+      // spec: cpu:b:m3_out
+      s.bus("cpu", "cpu:b:m3_out", "mem", true, r, {(addr + f(3)).value(), ts.value(), x("mn3").value(), x("mw3").value()}, x("mo3").value());
+      // spec: cpu:c:m3_order
+      c("cpu:c:m3_order", x("mo3") * (ts - x("mt3") - one - x("mda3") - f(65536) * x("mdb3")));
+      // spec: cpu:b:mda3
+      s.bus("cpu", "cpu:b:mda3", "range16", true, r, {x("mda3").value()}, x("mo3").value());
+      // spec: cpu:b:mdb3
+      s.bus("cpu", "cpu:b:mdb3", "range16", true, r, {x("mdb3").value()}, x("mo3").value());
+      // spec: cpu:b:m4_in
+      s.bus("cpu", "cpu:b:m4_in", "mem", false, r, {(addr + f(4)).value(), x("mt4").value(), x("mv4").value(), x("mw4").value()}, x("mo4").value());
+      // spec: cpu:b:m4_out
+      s.bus("cpu", "cpu:b:m4_out", "mem", true, r, {(addr + f(4)).value(), ts.value(), x("mn4").value(), x("mw4").value()}, x("mo4").value());
+      // spec: cpu:c:m4_order
+      c("cpu:c:m4_order", x("mo4") * (ts - x("mt4") - one - x("mda4") - f(65536) * x("mdb4")));
+      // spec: cpu:b:mda4
+      s.bus("cpu", "cpu:b:mda4", "range16", true, r, {x("mda4").value()}, x("mo4").value());
+      // spec: cpu:b:mdb4
+      s.bus("cpu", "cpu:b:mdb4", "range16", true, r, {x("mdb4").value()}, x("mo4").value());
+      // spec: cpu:b:m5_in
+      s.bus("cpu", "cpu:b:m5_in", "mem", false, r, {(addr + f(5)).value(), x("mt5").value(), x("mv5").value(), x("mw5").value()}, x("mo5").value());
+      // spec: cpu:b:m5_out
+      s.bus("cpu", "cpu:b:m5_out", "mem", true, r, {(addr + f(5)).value(), ts.value(), x("mn5").value(), x("mw5").value()}, x("mo5").value());
+      // spec: cpu:c:m5_order
+      c("cpu:c:m5_order", x("mo5") * (ts - x("mt5") - one - x("mda5") - f(65536) * x("mdb5")));
+      // spec: cpu:b:mda5
+      s.bus("cpu", "cpu:b:mda5", "range16", true, r, {x("mda5").value()}, x("mo5").value());
+      // spec: cpu:b:mdb5
+      s.bus("cpu", "cpu:b:mdb5", "range16", true, r, {x("mdb5").value()}, x("mo5").value());
+      // spec: cpu:b:m6_in
+      s.bus("cpu", "cpu:b:m6_in", "mem", false, r, {(addr + f(6)).value(), x("mt6").value(), x("mv6").value(), x("mw6").value()}, x("mo6").value());
+      // spec: cpu:b:m6_out
+      s.bus("cpu", "cpu:b:m6_out", "mem", true, r, {(addr + f(6)).value(), ts.value(), x("mn6").value(), x("mw6").value()}, x("mo6").value());
+      // spec: cpu:c:m6_order
+      c("cpu:c:m6_order", x("mo6") * (ts - x("mt6") - one - x("mda6") - f(65536) * x("mdb6")));
+      // spec: cpu:b:mda6
+      s.bus("cpu", "cpu:b:mda6", "range16", true, r, {x("mda6").value()}, x("mo6").value());
+      // spec: cpu:b:mdb6
+      s.bus("cpu", "cpu:b:mdb6", "range16", true, r, {x("mdb6").value()}, x("mo6").value());
+      // spec: cpu:b:m7_in
+      s.bus("cpu", "cpu:b:m7_in", "mem", false, r, {(addr + f(7)).value(), x("mt7").value(), x("mv7").value(), x("mw7").value()}, x("mo7").value());
+      // spec: cpu:b:m7_out
+      s.bus("cpu", "cpu:b:m7_out", "mem", true, r, {(addr + f(7)).value(), ts.value(), x("mn7").value(), x("mw7").value()}, x("mo7").value());
+      // spec: cpu:c:m7_order
+      c("cpu:c:m7_order", x("mo7") * (ts - x("mt7") - one - x("mda7") - f(65536) * x("mdb7")));
+      // spec: cpu:b:mda7
+      s.bus("cpu", "cpu:b:mda7", "range16", true, r, {x("mda7").value()}, x("mo7").value());
+      // spec: cpu:b:mdb7
+      s.bus("cpu", "cpu:b:mdb7", "range16", true, r, {x("mdb7").value()}, x("mo7").value());
+      // spec: cpu:c:m0_load
+      c("cpu:c:m0_load", x("f_load") * (x("mn0") - x("mv0")));
+      // spec: cpu:c:m0_store
+      c("cpu:c:m0_store", x("f_store") * x("mo0") * (x("mn0") - x("sb0")));
+      // spec: cpu:c:m0_writable
+      c("cpu:c:m0_writable", x("f_store") * x("mo0") * (one - x("mw0")));
+      // spec: cpu:c:m1_load
+      c("cpu:c:m1_load", x("f_load") * (x("mn1") - x("mv1")));
+      // spec: cpu:c:m1_store
+      c("cpu:c:m1_store", x("f_store") * x("mo1") * (x("mn1") - x("sb1")));
+      // spec: cpu:c:m1_writable
+      c("cpu:c:m1_writable", x("f_store") * x("mo1") * (one - x("mw1")));
+      // spec: cpu:c:m2_load
+      c("cpu:c:m2_load", x("f_load") * (x("mn2") - x("mv2")));
+      // spec: cpu:c:m2_store
+      c("cpu:c:m2_store", x("f_store") * x("mo2") * (x("mn2") - x("sb2")));
+      // spec: cpu:c:m2_writable
+      c("cpu:c:m2_writable", x("f_store") * x("mo2") * (one - x("mw2")));
+      // spec: cpu:c:m3_load
+      c("cpu:c:m3_load", x("f_load") * (x("mn3") - x("mv3")));
+      // spec: cpu:c:m3_store
+      c("cpu:c:m3_store", x("f_store") * x("mo3") * (x("mn3") - x("sb3")));
+      // spec: cpu:c:m3_writable
+      c("cpu:c:m3_writable", x("f_store") * x("mo3") * (one - x("mw3")));
+      // spec: cpu:c:m4_load
+      c("cpu:c:m4_load", x("f_load") * (x("mn4") - x("mv4")));
+      // spec: cpu:c:m4_store
+      c("cpu:c:m4_store", x("f_store") * x("mo4") * (x("mn4") - x("sb4")));
+      // spec: cpu:c:m4_writable
+      c("cpu:c:m4_writable", x("f_store") * x("mo4") * (one - x("mw4")));
+      // spec: cpu:c:m5_load
+      c("cpu:c:m5_load", x("f_load") * (x("mn5") - x("mv5")));
+      // spec: cpu:c:m5_store
+      c("cpu:c:m5_store", x("f_store") * x("mo5") * (x("mn5") - x("sb5")));
+      // spec: cpu:c:m5_writable
+      c("cpu:c:m5_writable", x("f_store") * x("mo5") * (one - x("mw5")));
+      // spec: cpu:c:m6_load
+      c("cpu:c:m6_load", x("f_load") * (x("mn6") - x("mv6")));
+      // spec: cpu:c:m6_store
+      c("cpu:c:m6_store", x("f_store") * x("mo6") * (x("mn6") - x("sb6")));
+      // spec: cpu:c:m6_writable
+      c("cpu:c:m6_writable", x("f_store") * x("mo6") * (one - x("mw6")));
+      // spec: cpu:c:m7_load
+      c("cpu:c:m7_load", x("f_load") * (x("mn7") - x("mv7")));
+      // spec: cpu:c:m7_store
+      c("cpu:c:m7_store", x("f_store") * x("mo7") * (x("mn7") - x("sb7")));
+      // spec: cpu:c:m7_writable
+      c("cpu:c:m7_writable", x("f_store") * x("mo7") * (one - x("mw7")));
+      // spec: cpu:c:sb_limb0
+      c("cpu:c:sb_limb0", x("f_store") * (x("b_v0") - x("sb0") - f(256) * x("sb1")));
+      // spec: cpu:c:sb_limb1
+      c("cpu:c:sb_limb1", x("f_store") * (x("b_v1") - x("sb2") - f(256) * x("sb3")));
+      // spec: cpu:c:sb_limb2
+      c("cpu:c:sb_limb2", x("f_store") * (x("b_v2") - x("sb4") - f(256) * x("sb5")));
+      // spec: cpu:c:sb_limb3
+      c("cpu:c:sb_limb3", x("f_store") * (x("b_v3") - x("sb6") - f(256) * x("sb7")));
+      // spec: cpu:b:sb0
+      s.bus("cpu", "cpu:b:sb0", "byte", true, r, {x("sb0").value()}, x("f_store").value());
+      // spec: cpu:b:sb1
+      s.bus("cpu", "cpu:b:sb1", "byte", true, r, {x("sb1").value()}, x("f_store").value());
+      // spec: cpu:b:sb2
+      s.bus("cpu", "cpu:b:sb2", "byte", true, r, {x("sb2").value()}, x("f_store").value());
+      // spec: cpu:b:sb3
+      s.bus("cpu", "cpu:b:sb3", "byte", true, r, {x("sb3").value()}, x("f_store").value());
+      // spec: cpu:b:sb4
+      s.bus("cpu", "cpu:b:sb4", "byte", true, r, {x("sb4").value()}, x("f_store").value());
+      // spec: cpu:b:sb5
+      s.bus("cpu", "cpu:b:sb5", "byte", true, r, {x("sb5").value()}, x("f_store").value());
+      // spec: cpu:b:sb6
+      s.bus("cpu", "cpu:b:sb6", "byte", true, r, {x("sb6").value()}, x("f_store").value());
+      // spec: cpu:b:sb7
+      s.bus("cpu", "cpu:b:sb7", "byte", true, r, {x("sb7").value()}, x("f_store").value());
+      // spec: cpu:c:mtop
+      c("cpu:c:mtop", x("mtop") - x("f_load") * ((x("mo0") - x("mo1")) * x("mv0") + (x("mo1") - x("mo2")) * x("mv1") + (x("mo2") - x("mo4")) * x("mv3") + x("mo4") * x("mv7")));
+      // spec: cpu:c:msgn_bit
+      c("cpu:c:msgn_bit", x("msgn") * (x("msgn") - one));
+      // spec: cpu:c:mh
+      c("cpu:c:mh", f(2) * x("mtop") - f(256) * x("msgn") - x("mh"));
+      // spec: cpu:b:mh
+      s.bus("cpu", "cpu:b:mh", "byte", true, r, {x("mh").value()}, x("f_load").value());
+      // spec: cpu:c:mext
+      c("cpu:c:mext", x("mext") - (one - i14) * x("msgn"));
+      // spec: cpu:c:lv0
+      c("cpu:c:lv0", x("lv0") - x("f_load") * (x("mo0") * x("mv0") + (one - x("mo0")) * f(255) * x("mext")));
+      // spec: cpu:c:lv1
+      c("cpu:c:lv1", x("lv1") - x("f_load") * (x("mo1") * x("mv1") + (one - x("mo1")) * f(255) * x("mext")));
+      // spec: cpu:c:lv2
+      c("cpu:c:lv2", x("lv2") - x("f_load") * (x("mo2") * x("mv2") + (one - x("mo2")) * f(255) * x("mext")));
+      // spec: cpu:c:lv3
+      c("cpu:c:lv3", x("lv3") - x("f_load") * (x("mo3") * x("mv3") + (one - x("mo3")) * f(255) * x("mext")));
+      // spec: cpu:c:lv4
+      c("cpu:c:lv4", x("lv4") - x("f_load") * (x("mo4") * x("mv4") + (one - x("mo4")) * f(255) * x("mext")));
+      // spec: cpu:c:lv5
+      c("cpu:c:lv5", x("lv5") - x("f_load") * (x("mo5") * x("mv5") + (one - x("mo5")) * f(255) * x("mext")));
+      // spec: cpu:c:lv6
+      c("cpu:c:lv6", x("lv6") - x("f_load") * (x("mo6") * x("mv6") + (one - x("mo6")) * f(255) * x("mext")));
+      // spec: cpu:c:lv7
+      c("cpu:c:lv7", x("lv7") - x("f_load") * (x("mo7") * x("mv7") + (one - x("mo7")) * f(255) * x("mext")));
+      // spec: cpu:c:load_write0
+      c("cpu:c:load_write0", x("f_load") * (one - x("wr_zero")) * (x("d_v0") - x("lv0") - f(256) * x("lv1")));
+      // spec: cpu:c:load_write1
+      c("cpu:c:load_write1", x("f_load") * (one - x("wr_zero")) * (x("d_v1") - x("lv2") - f(256) * x("lv3")));
+      // spec: cpu:c:load_write2
+      c("cpu:c:load_write2", x("f_load") * (one - x("wr_zero")) * (x("d_v2") - x("lv4") - f(256) * x("lv5")));
+      // spec: cpu:c:load_write3
+      c("cpu:c:load_write3", x("f_load") * (one - x("wr_zero")) * (x("d_v3") - x("lv6") - f(256) * x("lv7")));
+      // spec: cpu:c:io_only
+      c("cpu:c:io_only", (one - x("f_system")) * x("io_count"));
+      // spec: cpu:b:io
+      s.bus("cpu", "cpu:b:io", "ecall", true, r, {ts.value()}, x("io_count").value());
+      (void)col;
+    }
     // spec: cpu:c:pc_sequential
     c("cpu:c:pc_sequential", (x("f_lui") + x("f_auipc") + x("f_load") + x("f_store") + x("f_opimm") + x("f_op") +
                               x("f_opimm32") + x("f_op32") + x("f_fence")) * (x("next_pc") - x("pc") - f(4)));
@@ -612,6 +838,99 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
       // spec: cpu:c:exit_code
       c("cpu:c:exit_code", sys_exit * (x("b_v0") + f(65536) * x("b_v1") - exit_code));
     }
+  }
+}
+
+// ---- image (spec/tables/image.md) ----
+void eval_image(const TraceTable& t, Sink& s) {
+  const auto index = column_index(t);
+  for (size_t r = 0; r < t.height(); ++r) {
+    const RowView x{t, index, r};
+    // spec: image:b:table
+    s.bus("image", "image:b:table", "image", false, r, {x("addr").value(), x("value").value()}, x("mult").value());
+  }
+}
+
+// ---- io (spec/tables/io.md) ----
+void eval_io(const TraceTable& t, Sink& s) {
+  const auto index = column_index(t);
+  for (size_t r = 0; r < t.height(); ++r) {
+    const RowView x{t, index, r};
+    const Fp one = f(1), real = x("is_real");
+    auto c = [&](std::string_view id, Fp v) { s.constraint("io", id, r, v.value()); };
+    // spec: io:c:real_bit
+    c("io:c:real_bit", real * (real - one));
+    // spec: io:b:ecall
+    s.bus("io", "io:b:ecall", "ecall", false, r, {x("ts").value()}, real.value());
+    // spec: io:b:in
+    s.bus("io", "io:b:in", "mem", false, r, {x("addr").value(), x("prev_ts").value(), x("old").value(), x("w").value()}, real.value());
+    // spec: io:b:out
+    s.bus("io", "io:b:out", "mem", true, r, {x("addr").value(), x("ts").value(), x("new").value(), x("w").value()}, real.value());
+    // spec: io:c:order
+    c("io:c:order", real * (x("ts") - x("prev_ts") - one - x("dt0") - f(65536) * x("dt1")));
+    // spec: io:b:dt0
+    s.bus("io", "io:b:dt0", "range16", true, r, {x("dt0").value()}, real.value());
+    // spec: io:b:dt1
+    s.bus("io", "io:b:dt1", "range16", true, r, {x("dt1").value()}, real.value());
+    // spec: io:b:new
+    s.bus("io", "io:b:new", "byte", true, r, {x("new").value()}, real.value());
+    // spec: io:c:writable
+    c("io:c:writable", real * (one - x("w")) * (x("new") - x("old")));
+  }
+}
+
+// ---- mem (spec/tables/mem.md) ----
+void eval_mem(const TraceTable& t, Sink& s) {
+  const auto index = column_index(t);
+  const size_t h = t.height();
+  for (size_t r = 0; r < h; ++r) {
+    const RowView x{t, index, r};
+    const bool trans = r + 1 < h;
+    const Fp one = f(1), real = x("is_real"), ff = x("from_file");
+    auto c = [&](std::string_view id, Fp v) { s.constraint("mem", id, r, v.value()); };
+    auto rc = [&](std::string_view id, const char* col) { s.bus("mem", id, "range16", true, r, {x(col).value()}, real.value()); };
+    // spec: mem:c:real_bit
+    c("mem:c:real_bit", real * (real - one));
+    // spec: mem:c:real_prefix
+    if (trans) c("mem:c:real_prefix", (one - real) * x.next("is_real"));
+    // spec: mem:c:order
+    if (trans) c("mem:c:order", x.next("is_real") * (x.next("addr") - x("addr") - one - x("gap0") - f(65536) * x("gap1")));
+    // spec: mem:b:gap0
+    rc("mem:b:gap0", "gap0");
+    // spec: mem:b:gap1
+    rc("mem:b:gap1", "gap1");
+    // spec: mem:b:init
+    s.bus("mem", "mem:b:init", "mem", true, r, {x("addr").value(), 0, x("init").value(), x("w").value()}, real.value());
+    // spec: mem:b:final
+    s.bus("mem", "mem:b:final", "mem", false, r, {x("addr").value(), x("fin_ts").value(), x("fin_v").value(), x("w").value()}, real.value());
+    // spec: mem:b:segment
+    s.bus("mem", "mem:b:segment", "segment", true, r, {x("start").value(), x("file_end").value(), x("end").value(), x("w").value()}, real.value());
+    // spec: mem:c:lo
+    c("mem:c:lo", real * (x("addr") - x("start") - x("lo0") - f(65536) * x("lo1")));
+    // spec: mem:c:hi
+    c("mem:c:hi", real * (x("end") - one - x("addr") - x("hi0") - f(65536) * x("hi1")));
+    // spec: mem:b:lo0
+    rc("mem:b:lo0", "lo0");
+    // spec: mem:b:lo1
+    rc("mem:b:lo1", "lo1");
+    // spec: mem:b:hi0
+    rc("mem:b:hi0", "hi0");
+    // spec: mem:b:hi1
+    rc("mem:b:hi1", "hi1");
+    // spec: mem:c:from_file_bit
+    c("mem:c:from_file_bit", ff * (ff - one));
+    // spec: mem:c:file_real
+    c("mem:c:file_real", ff * (one - real));
+    // spec: mem:c:fd
+    c("mem:c:fd", real * (ff * (x("file_end") - one - x("addr")) + (one - ff) * (x("addr") - x("file_end")) - x("fd0") - f(65536) * x("fd1")));
+    // spec: mem:b:fd0
+    rc("mem:b:fd0", "fd0");
+    // spec: mem:b:fd1
+    rc("mem:b:fd1", "fd1");
+    // spec: mem:b:image
+    s.bus("mem", "mem:b:image", "image", true, r, {x("addr").value(), x("init").value()}, ff.value());
+    // spec: mem:c:zero_fill
+    c("mem:c:zero_fill", (one - ff) * x("init"));
   }
 }
 
@@ -655,6 +974,17 @@ void eval_regs(const TraceTable& t, Sink& s) {
           {x("reg").value(), x("final_ts").value(), x("final_v0").value(), x("final_v1").value(), x("final_v2").value(),
            x("final_v3").value()},
           1);
+  }
+}
+
+// ---- segments (spec/tables/segments.md) ----
+void eval_segments(const TraceTable& t, Sink& s) {
+  const auto index = column_index(t);
+  for (size_t r = 0; r < t.height(); ++r) {
+    const RowView x{t, index, r};
+    // spec: segments:b:table
+    s.bus("segments", "segments:b:table", "segment", false, r,
+          {x("start").value(), x("file_end").value(), x("end").value(), x("w").value()}, x("mult").value());
   }
 }
 
@@ -718,7 +1048,7 @@ void eval_unchecked(const TraceTable& t, Sink& s) {
 }  // namespace
 
 const std::vector<std::string>& bus_names() {
-  static const std::vector<std::string> names = {"byte", "program", "range16", "reg", "alu", "and8"};
+  static const std::vector<std::string> names = {"byte", "program", "range16", "reg", "alu", "and8", "mem", "segment", "image", "ecall"};
   return names;
 }
 
@@ -727,9 +1057,13 @@ void evaluate(const AirTrace& trace, Sink& sink) {
   eval_and8(trace.table("and8"), sink);
   eval_byte(trace.table("byte"), sink);
   eval_cpu(trace.table("cpu"), trace, sink);
+  eval_image(trace.table("image"), sink);
+  eval_io(trace.table("io"), sink);
+  eval_mem(trace.table("mem"), sink);
   eval_program(trace.table("program"), sink);
   eval_range16(trace.table("range16"), sink);
   eval_regs(trace.table("regs"), sink);
+  eval_segments(trace.table("segments"), sink);
   eval_unchecked(trace.table("unchecked"), sink);
 }
 

@@ -209,6 +209,105 @@ void fill_alu_tables(AirTrace& trace) {
   trace.table("unchecked") = std::move(unchecked);
 }
 
+void replay_memory(AirTrace& trace, bool keep_load_bytes) {
+  TraceTable& cpu = trace.table("cpu");
+  TraceTable& io = trace.table("io");
+  const TraceTable& segs = trace.table("segments");
+  const TraceTable& img = trace.table("image");
+  struct Seg {
+    uint64_t start, file_end, end, w;
+  };
+  std::vector<Seg> segments;
+  for (const auto& row : segs.rows)
+    if (row[segs.col("end")] > row[segs.col("start")])
+      segments.push_back({row[segs.col("start")], row[segs.col("file_end")], row[segs.col("end")], row[segs.col("w")]});
+  std::map<uint64_t, uint8_t> file;
+  for (const auto& row : img.rows)
+    if (row[img.col("addr")] != 0) file[row[img.col("addr")]] = static_cast<uint8_t>(row[img.col("value")]);
+  auto segment_of = [&](uint64_t a) -> const Seg* {
+    for (const Seg& g : segments)
+      if (a >= g.start && a < g.end) return &g;
+    return nullptr;
+  };
+  struct State {
+    uint64_t ts, value, w;
+  };
+  std::map<uint64_t, State> mem;  // address -> last token
+  auto token = [&](uint64_t a) -> State& {
+    auto it = mem.find(a);
+    if (it != mem.end()) return it->second;
+    const Seg* g = segment_of(a);
+    const auto f = file.find(a);
+    return mem[a] = State{0, f != file.end() ? f->second : uint64_t{0}, g ? g->w : 0};
+  };
+  // io rows by timestamp (they sit at ecall rows, which make no cpu access)
+  std::multimap<uint64_t, size_t> io_at;
+  for (size_t i = 0; i < io.height(); ++i)
+    if (io.rows[i][io.col("is_real")]) io_at.emplace(io.rows[i][io.col("ts")], i);
+  auto io_access = [&](size_t i) {
+    auto& row = io.rows[i];
+    State& st = token(row[io.col("addr")]);
+    const uint64_t ts = row[io.col("ts")], gap = ts - st.ts - 1;
+    row[io.col("prev_ts")] = st.ts, row[io.col("old")] = st.value, row[io.col("w")] = st.w;
+    row[io.col("dt0")] = gap & 0xffff, row[io.col("dt1")] = (gap >> 16) & 0xffff;
+    st = State{ts, row[io.col("new")], st.w};
+  };
+  auto io_it = io_at.begin();
+  for (size_t r = 0; r < cpu.height(); ++r) {
+    auto& row = cpu.rows[r];
+    const uint64_t ts = 4 * row[cpu.col("clk")] + 3;
+    for (; io_it != io_at.end() && io_it->first <= ts; ++io_it) io_access(io_it->second);
+    const uint64_t addr = row[cpu.col("s0")] + 65536 * row[cpu.col("s1")];
+    const bool load = row[cpu.col("f_load")] == 1;
+    for (int j = 0; j < 8; ++j) {
+      const std::string n = std::to_string(j);
+      if (row[cpu.col("mo" + n)] != 1) continue;
+      State& st = token(addr + j);
+      const uint64_t gap = ts - st.ts - 1;
+      row[cpu.col("mt" + n)] = st.ts, row[cpu.col("mv" + n)] = st.value, row[cpu.col("mw" + n)] = st.w;
+      row[cpu.col("mda" + n)] = gap & 0xffff, row[cpu.col("mdb" + n)] = (gap >> 16) & 0xffff;
+      if (load && !keep_load_bytes) row[cpu.col("mn" + n)] = st.value;
+      st = State{ts, row[cpu.col("mn" + n)], st.w};
+    }
+    // a load's value: bytes read, then the extension
+    for (const char* c : {"mtop", "msgn", "mh", "mext", "lv0", "lv1", "lv2", "lv3", "lv4", "lv5", "lv6", "lv7"})
+      row[cpu.col(c)] = 0;
+    if (load) {
+      const int size = row[cpu.col("mo4")] ? 8 : row[cpu.col("mo2")] ? 4 : row[cpu.col("mo1")] ? 2 : row[cpu.col("mo0")] ? 1 : 0;
+      const uint64_t top = size ? row[cpu.col("mv" + std::to_string(size - 1))] : 0, sign = top >> 7;
+      const uint64_t ext = row[cpu.col("i14")] ? 0 : sign;
+      row[cpu.col("mtop")] = top, row[cpu.col("msgn")] = sign, row[cpu.col("mh")] = 2 * (top - 128 * sign);
+      row[cpu.col("mext")] = ext;
+      for (int j = 0; j < 8; ++j)
+        row[cpu.col("lv" + std::to_string(j))] = j < size ? row[cpu.col("mv" + std::to_string(j))] : 255 * ext;
+    }
+  }
+  for (; io_it != io_at.end(); ++io_it) io_access(io_it->second);
+  // the mem table: every touched address once, in order
+  TraceTable m{"mem", trace.table("mem").columns, {}};
+  for (const auto& [a, st] : mem) {
+    std::vector<uint64_t> row(m.columns.size(), 0);
+    auto set = [&](const char* c, uint64_t v) { row[m.col(c)] = v; };
+    const Seg* g = segment_of(a);
+    const Seg none{0, 0, 0, 0};
+    const Seg& sg = g ? *g : none;
+    const bool from_file = a < sg.file_end;
+    set("is_real", 1), set("addr", a), set("fin_ts", st.ts), set("fin_v", st.value), set("w", sg.w);
+    set("init", from_file ? file[a] : 0), set("from_file", from_file);
+    set("start", sg.start), set("file_end", sg.file_end), set("end", sg.end);
+    const uint64_t lo = a - sg.start, hi = sg.end - 1 - a, fd = from_file ? sg.file_end - 1 - a : a - sg.file_end;
+    set("lo0", lo & 0xffff), set("lo1", (lo >> 16) & 0xffff), set("hi0", hi & 0xffff), set("hi1", (hi >> 16) & 0xffff);
+    set("fd0", fd & 0xffff), set("fd1", (fd >> 16) & 0xffff);
+    m.rows.push_back(std::move(row));
+  }
+  for (size_t i = 0; i + 1 < m.rows.size(); ++i) {
+    const uint64_t gap = m.rows[i + 1][m.col("addr")] - m.rows[i][m.col("addr")] - 1;
+    m.rows[i][m.col("gap0")] = gap & 0xffff, m.rows[i][m.col("gap1")] = (gap >> 16) & 0xffff;
+  }
+  m.rows.resize(pow2_at_least(m.rows.size(), 2), std::vector<uint64_t>(m.columns.size(), 0));
+  trace.table("mem") = std::move(m);
+}
+
 AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& run) {
   if (run.status != spec::ExitStatus::kExited) throw std::invalid_argument("only runs that exited can be checked");
   if (run.trace.size() != run.cycles || run.trace.empty())
@@ -227,6 +326,9 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   TraceTable range16{"range16", {"value", "mult"}, {}};
   for (uint64_t v = 0; v < 65536; ++v) range16.rows.push_back({v, 0});
 
+  // segments and image: the readable segments and their file bytes
+  TraceTable segments{"segments", {"start", "file_end", "end", "w", "mult"}, {}};
+  TraceTable img{"image", {"addr", "value", "mult"}, {}};
   // program: every aligned word of every executable segment, in address order
   TraceTable program{"program", {"pc", "insn", "mult"}, {}};
   std::map<uint64_t, size_t> rom_row;
@@ -234,6 +336,10 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   for (const auto& s : image.segments) segs.push_back(&s);
   std::sort(segs.begin(), segs.end(), [](auto* a, auto* b) { return a->vaddr < b->vaddr; });
   for (const auto* s : segs) {
+    if ((s->flags & spec::kFlagR) && s->memsz > 0) {
+      segments.rows.push_back({s->vaddr, s->vaddr + s->data.size(), s->vaddr + s->memsz, (s->flags & spec::kFlagW) ? 1u : 0u, 0});
+      for (size_t k = 0; k < s->data.size(); ++k) img.rows.push_back({s->vaddr + k, s->data[k], 0});
+    }
     if (!(s->flags & spec::kFlagX)) continue;
     for (uint64_t a = (s->vaddr + 3) / 4 * 4; a + 4 <= s->vaddr + s->memsz; a += 4) {
       uint32_t w = 0;
@@ -262,6 +368,11 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   for (const char* v : {"opb", "res"})
     for (int k = 0; k < 4; ++k) cpu.columns.push_back(v + std::to_string(k));
   for (const char* c : {"sys_exit", "exit_e", "exit_inv"}) cpu.columns.push_back(c);
+  for (const char* v : {"mo", "mv", "mn", "mw", "mt", "mda", "mdb", "sb"})
+    for (int j = 0; j < 8; ++j) cpu.columns.push_back(v + std::to_string(j));
+  for (const char* c : {"mtop", "msgn", "mh", "mext"}) cpu.columns.push_back(c);
+  for (int j = 0; j < 8; ++j) cpu.columns.push_back("lv" + std::to_string(j));
+  cpu.columns.push_back("io_count");
   // the register file, replayed: value and timestamp of the last access of each register
   std::array<uint64_t, 32> reg_val{}, reg_ts{};
   const size_t height = pow2_at_least(run.trace.size(), 2);
@@ -338,6 +449,19 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
       add64(a_val, imm_i, "s");
       row[cpu.col("half")] = row[cpu.col("s0")] >> 1, row[cpu.col("lowbit")] = row[cpu.col("s0")] & 1;
     }
+    // loads and stores: the address, the active bytes, a store's bytes
+    if (opcode == 0x03 || opcode == 0x23) {
+      const uint64_t imm_s = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(
+                                 ((s.insn >> 25) << 5) | ((s.insn >> 7) & 31)) << 20) >> 20);
+      add64(a_val, opcode == 0x03 ? imm_i : imm_s, "s");
+      const int size = 1 << ((s.insn >> 12) & 3);
+      for (int j = 0; j < size; ++j) row[cpu.col("mo" + std::to_string(j))] = 1;
+      if (opcode == 0x23)
+        for (int j = 0; j < 8; ++j) {
+          row[cpu.col("sb" + std::to_string(j))] = (b_val >> (8 * j)) & 0xff;
+          if (j < size) row[cpu.col("mn" + std::to_string(j))] = (b_val >> (8 * j)) & 0xff;
+        }
+    }
     // the exit ecall (a7 = 93 or 94) and, on the other ecalls, the inverse that proves a7 is not
     {
       const Fp e = (Fp::from_u64(a_val & 0xffff) - Fp::from_u64(93)) * (Fp::from_u64(a_val & 0xffff) - Fp::from_u64(94));
@@ -365,6 +489,17 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
     }
   }
   program.rows.resize(pow2_at_least(program.rows.size(), 1), {0, 0, 0});
+  segments.rows.resize(pow2_at_least(segments.rows.size(), 1), {0, 0, 0, 0, 0});
+  img.rows.resize(pow2_at_least(img.rows.size(), 1), {0, 0, 0});
+  // io: the bytes read and write syscalls move, at their ecall's timestamp
+  TraceTable io{"io", {"is_real", "ts", "addr", "old", "new", "w", "prev_ts", "dt0", "dt1"}, {}};
+  for (const auto& ev : run.syscalls) {
+    if (ev.number != spec::kSysRead && ev.number != spec::kSysWrite) continue;
+    for (size_t k = 0; k < ev.bytes.size(); ++k)
+      io.rows.push_back({1, 4 * ev.cycle + 3, ev.args[1] + k, 0, ev.bytes[k], 0, 0, 0, 0});
+    if (ev.cycle < cpu.height()) cpu.rows[ev.cycle][cpu.col("io_count")] += ev.bytes.size();
+  }
+  io.rows.resize(pow2_at_least(io.rows.size(), 2), std::vector<uint64_t>(io.columns.size(), 0));
 
   TraceTable regs{"regs", {"reg", "final_ts", "final_v0", "final_v1", "final_v2", "final_v3"}, {}};
   for (uint64_t r = 0; r < 32; ++r)
@@ -374,11 +509,30 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   t.tables.push_back(std::move(and8));
   t.tables.push_back(std::move(byte));
   t.tables.push_back(std::move(cpu));
+  t.tables.push_back(std::move(img));
+  t.tables.push_back(std::move(io));
+  t.tables.push_back(TraceTable{"mem",
+                                {"is_real", "addr", "init", "fin_ts", "fin_v", "w", "from_file", "start", "file_end", "end",
+                                 "lo0", "lo1", "hi0", "hi1", "fd0", "fd1", "gap0", "gap1"},
+                                {}});
   t.tables.push_back(std::move(program));
   t.tables.push_back(std::move(range16));
   t.tables.push_back(std::move(regs));
+  t.tables.push_back(std::move(segments));
   t.tables.push_back(alu_table_shape(false));
   fill_alu_tables(t);
+  replay_memory(t);
+  // every load's value as the trace records it
+  {
+    const TraceTable& c = t.table("cpu");
+    for (size_t i = 0; i < run.trace.size(); ++i) {
+      const spec::StepRecord& s = run.trace[i];
+      if ((s.insn & 0x7f) != 0x03 || s.rd == 0) continue;
+      uint64_t v = 0;
+      for (int j = 0; j < 8; ++j) v |= c.rows[i][c.col("lv" + std::to_string(j))] << (8 * j);
+      if (v != s.rd_value) throw std::logic_error("trace builder: the replayed memory gives a load another value than the trace record");
+    }
+  }
   count_lookups(t);
   return t;
 }

@@ -22,7 +22,8 @@ struct TraceTable {
 };
 
 struct AirTrace {
-  std::vector<TraceTable> tables;  // in spec order: alu, and8, byte, cpu, program, range16, regs, unchecked
+  // in spec order: alu, and8, byte, cpu, image, io, mem, program, range16, regs, segments, unchecked
+  std::vector<TraceTable> tables;
   std::map<std::string, uint64_t> publics;
   TraceTable& table(const std::string& name);
   const TraceTable& table(const std::string& name) const;
@@ -45,8 +46,16 @@ void derive_alu_operands(TraceTable& cpu, size_t row);
 // one row per send, routed by code (a code neither table receives lands in alu with no selector),
 // witnesses computed from the operands and the claimed result; padded to a power of two.
 void fill_alu_tables(AirTrace& trace);
+// The memory argument replayed from the accesses the trace claims: the cpu rows' active bytes
+// (mo*, the address s0 + 65536 s1, a store's new bytes mn*) and the io rows (ts, addr, new), in
+// timestamp order, starting from the image and segments tables. Fills each access's previous
+// token (mt*, mv*, mw*, gaps; io: prev_ts, old, w, gaps), a load's new bytes (= old) and value
+// columns (mtop, msgn, mh, mext, lv*), and rebuilds the mem table.
+// keep_load_bytes: a load's new bytes stay as the trace has them (tests: a load that writes).
+void replay_memory(AirTrace& trace, bool keep_load_bytes = false);
 // Sets the multiplicity column of every lookup table (byte, range16, and8, program) to the
-// number of times each of its rows' tuples is sent anywhere in the trace (mod p).
+// number of times each of its rows' tuples is sent anywhere in the trace (mod p); also segments
+// and image.
 void count_lookups(AirTrace& trace);
 
 }  // namespace zkrv::ref::air
