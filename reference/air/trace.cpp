@@ -42,18 +42,18 @@ const std::map<uint32_t, std::string> kOpcodeFlags = {
 struct AluOp {
   uint64_t code;
   const char* sel;
-  bool checked;  // received by alu (true) or by unchecked
+  const char* table;  // the table that receives it: alu, mul or unchecked
 };
 const AluOp kAluOps[] = {
-    {0, "s_add", true},     {8, "s_sub", true},     {16, "s_addw", true},   {24, "s_subw", true},
-    {2, "s_slt", true},     {3, "s_sltu", true},    {4, "s_xor", true},     {6, "s_or", true},
-    {7, "s_and", true},     {64, "s_beq", true},    {65, "s_bne", true},    {68, "s_blt", true},
-    {69, "s_bge", true},    {70, "s_bltu", true},   {71, "s_bgeu", true},   {1, "s_sll", false},
-    {5, "s_srl", false},    {13, "s_sra", false},   {17, "s_sllw", false},  {21, "s_srlw", false},
-    {29, "s_sraw", false},  {32, "s_mul", false},   {33, "s_mulh", false},  {34, "s_mulhsu", false},
-    {35, "s_mulhu", false}, {36, "s_div", false},   {37, "s_divu", false},  {38, "s_rem", false},
-    {39, "s_remu", false},  {48, "s_mulw", false},  {52, "s_divw", false},  {53, "s_divuw", false},
-    {54, "s_remw", false},  {55, "s_remuw", false}};
+    {0, "s_add", "alu"},        {8, "s_sub", "alu"},        {16, "s_addw", "alu"},      {24, "s_subw", "alu"},
+    {2, "s_slt", "alu"},        {3, "s_sltu", "alu"},       {4, "s_xor", "alu"},        {6, "s_or", "alu"},
+    {7, "s_and", "alu"},        {64, "s_beq", "alu"},       {65, "s_bne", "alu"},       {68, "s_blt", "alu"},
+    {69, "s_bge", "alu"},       {70, "s_bltu", "alu"},      {71, "s_bgeu", "alu"},      {32, "s_mul", "mul"},
+    {33, "s_mulh", "mul"},      {34, "s_mulhsu", "mul"},    {35, "s_mulhu", "mul"},     {48, "s_mulw", "mul"},
+    {1, "s_sll", "unchecked"},  {5, "s_srl", "unchecked"},  {13, "s_sra", "unchecked"}, {17, "s_sllw", "unchecked"},
+    {21, "s_srlw", "unchecked"}, {29, "s_sraw", "unchecked"}, {36, "s_div", "unchecked"}, {37, "s_divu", "unchecked"},
+    {38, "s_rem", "unchecked"}, {39, "s_remu", "unchecked"}, {52, "s_divw", "unchecked"}, {53, "s_divuw", "unchecked"},
+    {54, "s_remw", "unchecked"}, {55, "s_remuw", "unchecked"}};
 const AluOp* find_op(uint64_t code) {
   for (const AluOp& o : kAluOps)
     if (o.code == code) return &o;
@@ -62,19 +62,57 @@ const AluOp* find_op(uint64_t code) {
 
 uint64_t sext32(uint64_t v) { return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v))); }
 
-TraceTable alu_table_shape(bool checked) {
-  TraceTable t{checked ? "alu" : "unchecked", {"op"}, {}};
+TraceTable alu_table_shape(const std::string& name) {
+  TraceTable t{name, {"op"}, {}};
   for (const char* v : {"a", "b", "r"})
     for (int k = 0; k < 4; ++k) t.columns.push_back(v + std::to_string(k));
   for (const AluOp& o : kAluOps)
-    if (o.checked == checked) t.columns.push_back(o.sel);
-  if (!checked) return t;
-  for (const char* v : {"t", "c"})
-    for (int k = 0; k < 4; ++k) t.columns.push_back(v + std::to_string(k));
-  for (const char* v : {"ab", "bb", "nb"})
-    for (int k = 0; k < 8; ++k) t.columns.push_back(v + std::to_string(k));
-  for (const char* c : {"sa", "sb", "ah", "bh", "sx", "lt", "nz", "nzinv", "w", "wh"}) t.columns.push_back(c);
+    if (o.table == name) t.columns.push_back(o.sel);
+  auto add = [&](const char* v, int n) {
+    for (int k = 0; k < n; ++k) t.columns.push_back(v + std::to_string(k));
+  };
+  if (name == "alu") {
+    add("t", 4), add("c", 4), add("ab", 8), add("bb", 8), add("nb", 8);
+    for (const char* c : {"sa", "sb", "ah", "bh", "sx", "lt", "nz", "nzinv", "w", "wh"}) t.columns.push_back(c);
+  }
+  if (name == "mul") {
+    add("p", 8), add("kl", 7), add("kh", 7);
+    for (const char* c : {"sa", "ah", "sb", "bh", "ga", "gb"}) t.columns.push_back(c);
+    add("h", 4), add("bw", 4);
+    t.columns.push_back("w"), t.columns.push_back("wh");
+  }
   return t;
+}
+
+// The mul table's witnesses for a row with operation code, operands and (claimed) result set.
+void fill_mul_row(const TraceTable& t, std::vector<uint64_t>& row, uint64_t code, uint64_t a, uint64_t b) {
+  auto set = [&](const std::string& c, uint64_t v) { row[t.col(c)] = v; };
+  uint64_t al[4], bl[4];
+  for (int k = 0; k < 4; ++k) al[k] = (a >> (16 * k)) & 0xffff, bl[k] = (b >> (16 * k)) & 0xffff;
+  unsigned __int128 carry = 0;
+  uint64_t p[8];
+  for (int i = 0; i < 8; ++i) {
+    unsigned __int128 sum = carry;
+    for (int x = 0; x < 4; ++x)
+      if (i - x >= 0 && i - x < 4) sum += static_cast<unsigned __int128>(al[x]) * bl[i - x];
+    p[i] = static_cast<uint64_t>(sum & 0xffff);
+    carry = sum >> 16;
+    set("p" + std::to_string(i), p[i]);
+    if (i < 7) set("kl" + std::to_string(i), static_cast<uint64_t>(carry & 0xffff)), set("kh" + std::to_string(i), static_cast<uint64_t>(carry >> 16));
+  }
+  const uint64_t sa = a >> 63, sb = b >> 63;
+  set("sa", sa), set("sb", sb), set("ah", 2 * al[3] - 65536 * sa), set("bh", 2 * bl[3] - 65536 * sb);
+  const uint64_t ga = (code == 33 || code == 34) ? sa : 0, gb = code == 33 ? sb : 0;
+  set("ga", ga), set("gb", gb);
+  int64_t borrow = 0;
+  for (int k = 0; k < 4; ++k) {
+    const int64_t v = static_cast<int64_t>(p[4 + k]) - static_cast<int64_t>(ga * bl[k]) - static_cast<int64_t>(gb * al[k]) - borrow;
+    borrow = v < 0 ? (-v + 65535) / 65536 : 0;
+    set("h" + std::to_string(k), static_cast<uint64_t>(v + 65536 * borrow));
+    set("bw" + std::to_string(k), static_cast<uint64_t>(borrow));
+  }
+  const uint64_t w = p[1] >> 15;
+  set("w", w), set("wh", 2 * p[1] - 65536 * w);
 }
 
 }  // namespace
@@ -151,7 +189,7 @@ void derive_alu_operands(TraceTable& cpu, size_t r) {
 
 void fill_alu_tables(AirTrace& trace) {
   const TraceTable& cpu = trace.table("cpu");
-  TraceTable alu = alu_table_shape(true), unchecked = alu_table_shape(false);
+  TraceTable alu = alu_table_shape("alu"), mul = alu_table_shape("mul"), unchecked = alu_table_shape("unchecked");
   auto limbs = [&](size_t r, const std::string& prefix) {
     uint64_t v = 0;
     for (int k = 0; k < 4; ++k) v |= (cpu.rows[r][cpu.col(prefix + std::to_string(k))] & 0xffff) << (16 * k);
@@ -164,7 +202,7 @@ void fill_alu_tables(AirTrace& trace) {
     if (mult.value() == 0) continue;
     const uint64_t code = cpu.rows[r][cpu.col("aop")];
     const AluOp* op = find_op(code);
-    TraceTable& t = op && !op->checked ? unchecked : alu;
+    TraceTable& t = !op ? alu : std::string(op->table) == "mul" ? mul : std::string(op->table) == "unchecked" ? unchecked : alu;
     std::vector<uint64_t> row(t.columns.size(), 0);
     auto set = [&](const std::string& c, uint64_t v) { row[t.col(c)] = v; };
     set("op", code);
@@ -173,6 +211,7 @@ void fill_alu_tables(AirTrace& trace) {
       for (int k = 0; k < 4; ++k) set(v + std::to_string(k), cpu.rows[r][cpu.col(src + std::to_string(k))]);
     }
     if (op) set(op->sel, 1);
+    if (&t == &mul) fill_mul_row(mul, row, code, limbs(r, "a_v"), limbs(r, "opb"));
     if (&t == &alu) {
       const uint64_t a = limbs(r, "a_v"), b = limbs(r, "opb");
       const bool add = code == 0 || code == 16, bitwise = code == 4 || code == 6 || code == 7;
@@ -204,8 +243,10 @@ void fill_alu_tables(AirTrace& trace) {
     }
     t.rows.push_back(std::move(row));
   }
-  for (TraceTable* t : {&alu, &unchecked}) t->rows.resize(pow2_at_least(t->rows.size(), 2), std::vector<uint64_t>(t->columns.size(), 0));
+  for (TraceTable* t : {&alu, &mul, &unchecked})
+    t->rows.resize(pow2_at_least(t->rows.size(), 2), std::vector<uint64_t>(t->columns.size(), 0));
   trace.table("alu") = std::move(alu);
+  trace.table("mul") = std::move(mul);
   trace.table("unchecked") = std::move(unchecked);
 }
 
@@ -505,7 +546,7 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   for (uint64_t r = 0; r < 32; ++r)
     regs.rows.push_back({r, reg_ts[r], reg_val[r] & 0xffff, (reg_val[r] >> 16) & 0xffff, (reg_val[r] >> 32) & 0xffff,
                          reg_val[r] >> 48});
-  t.tables.push_back(alu_table_shape(true));
+  t.tables.push_back(alu_table_shape("alu"));
   t.tables.push_back(std::move(and8));
   t.tables.push_back(std::move(byte));
   t.tables.push_back(std::move(cpu));
@@ -515,11 +556,12 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
                                 {"is_real", "addr", "init", "fin_ts", "fin_v", "w", "from_file", "start", "file_end", "end",
                                  "lo0", "lo1", "hi0", "hi1", "fd0", "fd1", "gap0", "gap1"},
                                 {}});
+  t.tables.push_back(alu_table_shape("mul"));
   t.tables.push_back(std::move(program));
   t.tables.push_back(std::move(range16));
   t.tables.push_back(std::move(regs));
   t.tables.push_back(std::move(segments));
-  t.tables.push_back(alu_table_shape(false));
+  t.tables.push_back(alu_table_shape("unchecked"));
   fill_alu_tables(t);
   replay_memory(t);
   // every load's value as the trace records it

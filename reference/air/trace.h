@@ -22,7 +22,7 @@ struct TraceTable {
 };
 
 struct AirTrace {
-  // in spec order: alu, and8, byte, cpu, image, io, mem, program, range16, regs, segments, unchecked
+  // in spec order: alu, and8, byte, cpu, image, io, mem, mul, program, range16, regs, segments, unchecked
   std::vector<TraceTable> tables;
   std::map<std::string, uint64_t> publics;
   TraceTable& table(const std::string& name);
@@ -42,7 +42,7 @@ std::optional<uint64_t> alu_result(uint64_t op, uint64_t a, uint64_t b);
 // The cpu row's sh, sr, alt, aop and opb0..3, from its bits, flags and b_v* by the spec's
 // defining formulas (field arithmetic, so non-bit values propagate as the constraints see them).
 void derive_alu_operands(TraceTable& cpu, size_t row);
-// Rebuilds the alu and unchecked tables from the cpu rows' alu sends (aop, a_v*, opb*, res*):
+// Rebuilds the alu, mul and unchecked tables from the cpu rows' alu sends (aop, a_v*, opb*, res*):
 // one row per send, routed by code (a code neither table receives lands in alu with no selector),
 // witnesses computed from the operands and the claimed result; padded to a power of two.
 void fill_alu_tables(AirTrace& trace);
