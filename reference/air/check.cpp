@@ -88,7 +88,7 @@ class LookupCounter final : public Sink {
   void bus(std::string_view, std::string_view, std::string_view bus, bool send, size_t, const std::vector<uint64_t>& tuple,
            uint64_t mult) override {
     if (!send || mult == 0) return;
-    if (bus == "byte" || bus == "range16" || bus == "and8" || bus == "program" || bus == "segment" || bus == "image") {
+    if (bus == "byte" || bus == "range16" || bus == "and8" || bus == "program" || bus == "segment" || bus == "image" || bus == "pow2") {
       auto& c = counts[std::string(bus)][tuple];
       c = (Fp::from_u64(c) + Fp::from_u64(mult)).value();
     }
@@ -104,7 +104,8 @@ void count_lookups(AirTrace& trace) {
   const std::vector<std::pair<std::string, std::vector<std::string>>> tables = {
       {"byte", {"value"}},           {"range16", {"value"}},
       {"and8", {"x", "y", "z"}},     {"program", {"pc", "insn"}},
-      {"segment", {"start", "file_end", "end", "w"}}, {"image", {"addr", "value"}}};
+      {"segment", {"start", "file_end", "end", "w"}}, {"image", {"addr", "value"}},
+      {"pow2", {"k", "q0", "q1", "q2", "q3"}}};
   for (const auto& [name, cols] : tables) {
     TraceTable& t = trace.table(name == "segment" ? "segments" : name);
     auto c = counter.counts[name];  // a copy: each count goes to the first row with its tuple

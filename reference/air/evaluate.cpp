@@ -1121,6 +1121,16 @@ void eval_mul(const TraceTable& t, Sink& s) {
   }
 }
 
+// ---- pow2 (spec/tables/pow2.md) ----
+void eval_pow2(const TraceTable& t, Sink& s) {
+  const auto index = column_index(t);
+  for (size_t r = 0; r < t.height(); ++r) {
+    const RowView x{t, index, r};
+    // spec: pow2:b:table
+    s.bus("pow2", "pow2:b:table", "pow2", false, r, {x("k").value(), x("q0").value(), x("q1").value(), x("q2").value(), x("q3").value()}, x("mult").value());
+  }
+}
+
 // ---- program (spec/tables/program.md) ----
 void eval_program(const TraceTable& t, Sink& s) {
   const auto index = column_index(t);
@@ -1175,9 +1185,102 @@ void eval_segments(const TraceTable& t, Sink& s) {
   }
 }
 
+// ---- shift (spec/tables/shift.md) ----
+void eval_shift(const TraceTable& t, Sink& s) {
+  static const std::pair<const char*, uint64_t> kOps[] = {{"s_sll", 1}, {"s_srl", 5}, {"s_sra", 13}, {"s_sllw", 17}, {"s_srlw", 21}, {"s_sraw", 29}};
+  const auto index = column_index(t);
+  for (size_t r = 0; r < t.height(); ++r) {
+    const RowView x{t, index, r};
+    Fp any, code;
+    for (const auto& [sel, value] : kOps) any = any + x(sel), code = code + f(value) * x(sel);
+    const Fp one = f(1);
+    auto c = [&](std::string_view id, Fp v) { s.constraint("shift", id, r, v.value()); };
+    auto col = [&](const char* v, int k) { return x(v + std::to_string(k)); };
+    // spec: shift:c:s_sll_bit
+    c("shift:c:s_sll_bit", x("s_sll") * (x("s_sll") - one));
+    // spec: shift:c:s_srl_bit
+    c("shift:c:s_srl_bit", x("s_srl") * (x("s_srl") - one));
+    // spec: shift:c:s_sra_bit
+    c("shift:c:s_sra_bit", x("s_sra") * (x("s_sra") - one));
+    // spec: shift:c:s_sllw_bit
+    c("shift:c:s_sllw_bit", x("s_sllw") * (x("s_sllw") - one));
+    // spec: shift:c:s_srlw_bit
+    c("shift:c:s_srlw_bit", x("s_srlw") * (x("s_srlw") - one));
+    // spec: shift:c:s_sraw_bit
+    c("shift:c:s_sraw_bit", x("s_sraw") * (x("s_sraw") - one));
+    // spec: shift:c:one_op
+    c("shift:c:one_op", any * (any - one));
+    // spec: shift:c:op
+    c("shift:c:op", x("op") - code);
+    // spec: shift:b:ops
+    s.bus("shift", "shift:b:ops", "alu", false, r, {x("op").value(), x("a0").value(), x("a1").value(), x("a2").value(), x("a3").value(), x("b0").value(), x("b1").value(), x("b2").value(), x("b3").value(), x("r0").value(), x("r1").value(), x("r2").value(), x("r3").value()}, any.value());
+    // spec: shift:c:amount_bits
+    c("shift:c:amount_bits", x("b0") - x("sl") - f(32) * x("s5") - f(64) * x("m"));
+    // spec: shift:c:s5_bit
+    c("shift:c:s5_bit", x("s5") * (x("s5") - one));
+    // spec: shift:c:sl8
+    c("shift:c:sl8", x("sl8") - f(8) * x("sl"));
+    // spec: shift:b:sl
+    s.bus("shift", "shift:b:sl", "byte", true, r, {x("sl8").value()}, any.value());
+    // spec: shift:b:m
+    s.bus("shift", "shift:b:m", "range16", true, r, {x("m").value()}, any.value());
+    const Fp full = x("s_sll") + x("s_srl") + x("s_sra"), left = x("s_sll") + x("s_sllw");
+    const Fp right = x("s_srl") + x("s_sra") + x("s_srlw") + x("s_sraw");
+    // spec: shift:c:sh
+    c("shift:c:sh", x("sh") - x("sl") - f(32) * x("s5") * full);
+    // spec: shift:c:z_def
+    c("shift:c:z_def", any * (x("sh") * x("zinv") - one + x("z")));
+    // spec: shift:c:z_zero
+    c("shift:c:z_zero", x("sh") * x("z"));
+    // spec: shift:c:e
+    c("shift:c:e", x("e") - left * x("sh") - right * (one - x("z")) * (f(64) - x("sh")));
+    // spec: shift:b:pow2
+    s.bus("shift", "shift:b:pow2", "pow2", true, r, {x("e").value(), x("q0").value(), x("q1").value(), x("q2").value(), x("q3").value()}, any.value());
+    // spec: shift:c:sa31_bit
+    c("shift:c:sa31_bit", x("sa31") * (x("sa31") - one));
+    // spec: shift:c:sa31
+    c("shift:c:sa31", f(2) * x("a1") - f(65536) * x("sa31") - x("ah"));
+    // spec: shift:b:ah
+    s.bus("shift", "shift:b:ah", "range16", true, r, {x("ah").value()}, any.value());
+    // spec: shift:c:x0
+    c("shift:c:x0", x("x0") - x("a0"));
+    // spec: shift:c:x1
+    c("shift:c:x1", x("x1") - x("a1"));
+    const Fp narrow = one - x("s_srlw") - x("s_sraw"), ext = x("s_sraw") * f(65535) * x("sa31");
+    // spec: shift:c:x2
+    c("shift:c:x2", x("x2") - narrow * x("a2") - ext);
+    // spec: shift:c:x3
+    c("shift:c:x3", x("x3") - narrow * x("a3") - ext);
+    // spec: shift:c:rop
+    c("shift:c:rop", x("rop") - f(32) * x("s_sll") - f(48) * x("s_sllw") - f(35) * (x("s_srl") + x("s_srlw")) - f(34) * (x("s_sra") + x("s_sraw")));
+    // spec: shift:b:mul
+    s.bus("shift", "shift:b:mul", "alu", true, r, {x("rop").value(), x("x0").value(), x("x1").value(), x("x2").value(), x("x3").value(), x("q0").value(), x("q1").value(), x("q2").value(), x("q3").value(), x("y0").value(), x("y1").value(), x("y2").value(), x("y3").value()}, any.value());
+    // spec: shift:c:w_bit
+    c("shift:c:w_bit", x("w") * (x("w") - one));
+    // spec: shift:c:w
+    c("shift:c:w", f(2) * x("r1") - f(65536) * x("w") - x("wh"));
+    // spec: shift:b:wh
+    s.bus("shift", "shift:b:wh", "range16", true, r, {x("wh").value()}, any.value());
+    const Fp z = x("z"), same = x("s_srl") + x("s_sra") + x("s_sraw");
+    auto result = [&](int k) {
+      const Fp shifted = z * col("x", k) + (one - z) * col("y", k);
+      const Fp srlw = k < 2 ? shifted : f(65535) * x("w");
+      return col("r", k) - left * col("y", k) - same * shifted - x("s_srlw") * srlw;
+    };
+    // spec: shift:c:r0
+    c("shift:c:r0", result(0));
+    // spec: shift:c:r1
+    c("shift:c:r1", result(1));
+    // spec: shift:c:r2
+    c("shift:c:r2", result(2));
+    // spec: shift:c:r3
+    c("shift:c:r3", result(3));
+  }
+}
+
 // ---- unchecked (spec/tables/unchecked.md) ----
 void eval_unchecked(const TraceTable& t, Sink& s) {
-  static const std::pair<const char*, uint64_t> kOps[] = {{"s_sll", 1}, {"s_srl", 5}, {"s_sra", 13}, {"s_sllw", 17}, {"s_srlw", 21}, {"s_sraw", 29}, {"s_div", 36}, {"s_divu", 37}, {"s_rem", 38}, {"s_remu", 39}, {"s_divw", 52}, {"s_divuw", 53}, {"s_remw", 54}, {"s_remuw", 55}};
+  static const std::pair<const char*, uint64_t> kOps[] = {{"s_div", 36}, {"s_divu", 37}, {"s_rem", 38}, {"s_remu", 39}, {"s_divw", 52}, {"s_divuw", 53}, {"s_remw", 54}, {"s_remuw", 55}};
   const auto index = column_index(t);
   for (size_t r = 0; r < t.height(); ++r) {
     const RowView x{t, index, r};
@@ -1185,18 +1288,6 @@ void eval_unchecked(const TraceTable& t, Sink& s) {
     for (const auto& [sel, value] : kOps) any = any + x(sel), code = code + f(value) * x(sel);
     const Fp one = f(1);
     auto c = [&](std::string_view id, Fp v) { s.constraint("unchecked", id, r, v.value()); };
-    // spec: unchecked:c:s_sll_bit
-    c("unchecked:c:s_sll_bit", x("s_sll") * (x("s_sll") - one));
-    // spec: unchecked:c:s_srl_bit
-    c("unchecked:c:s_srl_bit", x("s_srl") * (x("s_srl") - one));
-    // spec: unchecked:c:s_sra_bit
-    c("unchecked:c:s_sra_bit", x("s_sra") * (x("s_sra") - one));
-    // spec: unchecked:c:s_sllw_bit
-    c("unchecked:c:s_sllw_bit", x("s_sllw") * (x("s_sllw") - one));
-    // spec: unchecked:c:s_srlw_bit
-    c("unchecked:c:s_srlw_bit", x("s_srlw") * (x("s_srlw") - one));
-    // spec: unchecked:c:s_sraw_bit
-    c("unchecked:c:s_sraw_bit", x("s_sraw") * (x("s_sraw") - one));
     // spec: unchecked:c:s_div_bit
     c("unchecked:c:s_div_bit", x("s_div") * (x("s_div") - one));
     // spec: unchecked:c:s_divu_bit
@@ -1225,7 +1316,8 @@ void eval_unchecked(const TraceTable& t, Sink& s) {
 }  // namespace
 
 const std::vector<std::string>& bus_names() {
-  static const std::vector<std::string> names = {"byte", "program", "range16", "reg", "alu", "and8", "mem", "segment", "image", "ecall"};
+  static const std::vector<std::string> names = {"byte",  "program", "range16", "reg",   "alu",
+                                                       "pow2",  "and8",    "mem",     "segment", "image", "ecall"};
   return names;
 }
 
@@ -1238,10 +1330,12 @@ void evaluate(const AirTrace& trace, Sink& sink) {
   eval_io(trace.table("io"), sink);
   eval_mem(trace.table("mem"), sink);
   eval_mul(trace.table("mul"), sink);
+  eval_pow2(trace.table("pow2"), sink);
   eval_program(trace.table("program"), sink);
   eval_range16(trace.table("range16"), sink);
   eval_regs(trace.table("regs"), sink);
   eval_segments(trace.table("segments"), sink);
+  eval_shift(trace.table("shift"), sink);
   eval_unchecked(trace.table("unchecked"), sink);
 }
 

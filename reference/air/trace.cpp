@@ -50,8 +50,8 @@ const AluOp kAluOps[] = {
     {7, "s_and", "alu"},        {64, "s_beq", "alu"},       {65, "s_bne", "alu"},       {68, "s_blt", "alu"},
     {69, "s_bge", "alu"},       {70, "s_bltu", "alu"},      {71, "s_bgeu", "alu"},      {32, "s_mul", "mul"},
     {33, "s_mulh", "mul"},      {34, "s_mulhsu", "mul"},    {35, "s_mulhu", "mul"},     {48, "s_mulw", "mul"},
-    {1, "s_sll", "unchecked"},  {5, "s_srl", "unchecked"},  {13, "s_sra", "unchecked"}, {17, "s_sllw", "unchecked"},
-    {21, "s_srlw", "unchecked"}, {29, "s_sraw", "unchecked"}, {36, "s_div", "unchecked"}, {37, "s_divu", "unchecked"},
+    {1, "s_sll", "shift"},  {5, "s_srl", "shift"},  {13, "s_sra", "shift"}, {17, "s_sllw", "shift"},
+    {21, "s_srlw", "shift"}, {29, "s_sraw", "shift"}, {36, "s_div", "unchecked"}, {37, "s_divu", "unchecked"},
     {38, "s_rem", "unchecked"}, {39, "s_remu", "unchecked"}, {52, "s_divw", "unchecked"}, {53, "s_divuw", "unchecked"},
     {54, "s_remw", "unchecked"}, {55, "s_remuw", "unchecked"}};
 const AluOp* find_op(uint64_t code) {
@@ -74,6 +74,15 @@ TraceTable alu_table_shape(const std::string& name) {
   if (name == "alu") {
     add("t", 4), add("c", 4), add("ab", 8), add("bb", 8), add("nb", 8);
     for (const char* c : {"sa", "sb", "ah", "bh", "sx", "lt", "nz", "nzinv", "w", "wh"}) t.columns.push_back(c);
+  }
+  if (name == "shift") {
+    for (const char* c : {"sl", "s5", "m", "sl8", "sh", "z", "zinv", "e"}) t.columns.push_back(c);
+    add("q", 4);
+    t.columns.push_back("sa31"), t.columns.push_back("ah");
+    add("x", 4);
+    t.columns.push_back("rop");
+    add("y", 4);
+    t.columns.push_back("w"), t.columns.push_back("wh");
   }
   if (name == "mul") {
     add("p", 8), add("kl", 7), add("kh", 7);
@@ -187,9 +196,29 @@ void derive_alu_operands(TraceTable& cpu, size_t r) {
   }
 }
 
+std::vector<uint64_t> make_mul_row(const TraceTable& mul, uint64_t code, uint64_t a, uint64_t b) {
+  std::vector<uint64_t> row(mul.columns.size(), 0);
+  const uint64_t r = alu_result(code, a, b).value();
+  row[mul.col("op")] = code;
+  for (int k = 0; k < 4; ++k) {
+    row[mul.col("a" + std::to_string(k))] = (a >> (16 * k)) & 0xffff;
+    row[mul.col("b" + std::to_string(k))] = (b >> (16 * k)) & 0xffff;
+    row[mul.col("r" + std::to_string(k))] = (r >> (16 * k)) & 0xffff;
+  }
+  row[mul.col(find_op(code)->sel)] = 1;
+  fill_mul_row(mul, row, code, a, b);
+  return row;
+}
+
 void fill_alu_tables(AirTrace& trace) {
   const TraceTable& cpu = trace.table("cpu");
-  TraceTable alu = alu_table_shape("alu"), mul = alu_table_shape("mul"), unchecked = alu_table_shape("unchecked");
+  TraceTable alu = alu_table_shape("alu"), mul = alu_table_shape("mul"), shift = alu_table_shape("shift"),
+             unchecked = alu_table_shape("unchecked");
+  // a mul row for (code, a, b) with the result the multiplication gives
+  auto add_mul = [&](uint64_t code, uint64_t a, uint64_t b) {
+    mul.rows.push_back(make_mul_row(mul, code, a, b));
+    return alu_result(code, a, b).value();
+  };
   auto limbs = [&](size_t r, const std::string& prefix) {
     uint64_t v = 0;
     for (int k = 0; k < 4; ++k) v |= (cpu.rows[r][cpu.col(prefix + std::to_string(k))] & 0xffff) << (16 * k);
@@ -202,7 +231,8 @@ void fill_alu_tables(AirTrace& trace) {
     if (mult.value() == 0) continue;
     const uint64_t code = cpu.rows[r][cpu.col("aop")];
     const AluOp* op = find_op(code);
-    TraceTable& t = !op ? alu : std::string(op->table) == "mul" ? mul : std::string(op->table) == "unchecked" ? unchecked : alu;
+    const std::string where = op ? op->table : "alu";
+    TraceTable& t = where == "mul" ? mul : where == "shift" ? shift : where == "unchecked" ? unchecked : alu;
     std::vector<uint64_t> row(t.columns.size(), 0);
     auto set = [&](const std::string& c, uint64_t v) { row[t.col(c)] = v; };
     set("op", code);
@@ -212,6 +242,26 @@ void fill_alu_tables(AirTrace& trace) {
     }
     if (op) set(op->sel, 1);
     if (&t == &mul) fill_mul_row(mul, row, code, limbs(r, "a_v"), limbs(r, "opb"));
+    if (&t == &shift) {  // the amount, the power of two, and the multiplication asked of the mul table
+      const uint64_t a = limbs(r, "a_v"), b = limbs(r, "opb");
+      const bool word = code == 17 || code == 21 || code == 29, left = code == 1 || code == 17;
+      const uint64_t b0 = b & 0xffff, sl = b0 & 31, s5 = (b0 >> 5) & 1, sh = word ? sl : sl + 32 * s5;
+      auto set = [&](const std::string& c, uint64_t v) { row[t.col(c)] = v; };
+      set("sl", sl), set("s5", s5), set("m", b0 >> 6), set("sl8", 8 * sl), set("sh", sh), set("z", sh == 0);
+      set("zinv", sh ? Fp::from_u64(sh).inverse().value() : 0);
+      const uint64_t e = left ? sh : sh ? 64 - sh : 0, q = uint64_t{1} << e;
+      set("e", e);
+      const uint64_t sa31 = (a >> 31) & 1;
+      set("sa31", sa31), set("ah", 2 * ((a >> 16) & 0xffff) - 65536 * sa31);
+      const uint64_t x = code == 21 ? (a & 0xffffffffull) : code == 29 ? sext32(a) : a;
+      const uint64_t rop = code == 1 ? 32 : code == 17 ? 48 : (code == 5 || code == 21) ? 35 : 34;
+      set("rop", rop);
+      for (int k = 0; k < 4; ++k) set("q" + std::to_string(k), (q >> (16 * k)) & 0xffff), set("x" + std::to_string(k), (x >> (16 * k)) & 0xffff);
+      const uint64_t y = add_mul(rop, x, q);
+      for (int k = 0; k < 4; ++k) set("y" + std::to_string(k), (y >> (16 * k)) & 0xffff);
+      const uint64_t r1 = row[t.col("r1")], w = r1 >> 15;
+      set("w", w), set("wh", 2 * r1 - 65536 * w);
+    }
     if (&t == &alu) {
       const uint64_t a = limbs(r, "a_v"), b = limbs(r, "opb");
       const bool add = code == 0 || code == 16, bitwise = code == 4 || code == 6 || code == 7;
@@ -243,10 +293,11 @@ void fill_alu_tables(AirTrace& trace) {
     }
     t.rows.push_back(std::move(row));
   }
-  for (TraceTable* t : {&alu, &mul, &unchecked})
+  for (TraceTable* t : {&alu, &mul, &shift, &unchecked})
     t->rows.resize(pow2_at_least(t->rows.size(), 2), std::vector<uint64_t>(t->columns.size(), 0));
   trace.table("alu") = std::move(alu);
   trace.table("mul") = std::move(mul);
+  trace.table("shift") = std::move(shift);
   trace.table("unchecked") = std::move(unchecked);
 }
 
@@ -557,10 +608,19 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
                                  "lo0", "lo1", "hi0", "hi1", "fd0", "fd1", "gap0", "gap1"},
                                 {}});
   t.tables.push_back(alu_table_shape("mul"));
+  {
+    TraceTable pow2{"pow2", {"k", "q0", "q1", "q2", "q3", "mult"}, {}};
+    for (uint64_t k = 0; k < 64; ++k) {
+      const uint64_t q = uint64_t{1} << k;
+      pow2.rows.push_back({k, q & 0xffff, (q >> 16) & 0xffff, (q >> 32) & 0xffff, q >> 48, 0});
+    }
+    t.tables.push_back(std::move(pow2));
+  }
   t.tables.push_back(std::move(program));
   t.tables.push_back(std::move(range16));
   t.tables.push_back(std::move(regs));
   t.tables.push_back(std::move(segments));
+  t.tables.push_back(alu_table_shape("shift"));
   t.tables.push_back(alu_table_shape("unchecked"));
   fill_alu_tables(t);
   replay_memory(t);

@@ -22,7 +22,8 @@ struct TraceTable {
 };
 
 struct AirTrace {
-  // in spec order: alu, and8, byte, cpu, image, io, mem, mul, program, range16, regs, segments, unchecked
+  // in spec order: alu, and8, byte, cpu, image, io, mem, mul, pow2, program, range16, regs, segments,
+  // shift, unchecked
   std::vector<TraceTable> tables;
   std::map<std::string, uint64_t> publics;
   TraceTable& table(const std::string& name);
@@ -42,10 +43,14 @@ std::optional<uint64_t> alu_result(uint64_t op, uint64_t a, uint64_t b);
 // The cpu row's sh, sr, alt, aop and opb0..3, from its bits, flags and b_v* by the spec's
 // defining formulas (field arithmetic, so non-bit values propagate as the constraints see them).
 void derive_alu_operands(TraceTable& cpu, size_t row);
-// Rebuilds the alu, mul and unchecked tables from the cpu rows' alu sends (aop, a_v*, opb*, res*):
+// Rebuilds the alu, mul, shift and unchecked tables from the cpu rows' alu sends (and the mul rows
+// the shift rows ask for) (aop, a_v*, opb*, res*):
 // one row per send, routed by code (a code neither table receives lands in alu with no selector),
 // witnesses computed from the operands and the claimed result; padded to a power of two.
 void fill_alu_tables(AirTrace& trace);
+// A row of the mul table (its columns as `mul` has them) proving operation `code` (32..35, 48) on
+// a and b with the true result.
+std::vector<uint64_t> make_mul_row(const TraceTable& mul, uint64_t code, uint64_t a, uint64_t b);
 // The memory argument replayed from the accesses the trace claims: the cpu rows' active bytes
 // (mo*, the address s0 + 65536 s1, a store's new bytes mn*) and the io rows (ts, addr, new), in
 // timestamp order, starting from the image and segments tables. Fills each access's previous
