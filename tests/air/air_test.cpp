@@ -2553,6 +2553,54 @@ TEST(Air, AdequacyKillRate) {
   EXPECT_EQ(survivors, implied);
 }
 
+// Edge cases that broke other zkVMs, in one executed program whose code sits just below 2^32:
+// rs1 == rs2, rd == rs1, a write to x0 that must not stick, LUI's sign extension, AUIPC whose sum
+// crosses 2^32, JALR near the top of the address space. The honest trace passes; each result
+// changed (and everything downstream rebuilt) is rejected. (Misaligned accesses across a page
+// boundary, a load of never-written memory, a store into read-only memory: mem_prog and its
+// mutations. Division edge cases are not proven yet: the unchecked table.)
+TEST(Air, EdgeCases) {
+  const std::vector<std::pair<uint32_t, const char*>> program = {
+      {0x00300293, "addi x5, x0, 3"},   {0x005282b3, "add x5, x5, x5 (rs1 == rs2 == rd)"},
+      {0x00128293, "addi x5, x5, 1 (rd == rs1)"}, {0x00500013, "addi x0, x0, 5 (does not stick)"},
+      {0x00000333, "add x6, x0, x0 (reads x0 = 0)"}, {0x800003b7, "lui x7, 0x80000 (sign-extended)"},
+      {0x7ffff417, "auipc x8, 0x7ffff (the sum crosses 2^32)"}, {0x00000497, "auipc x9, 0"},
+      {0x00848567, "jalr x10, 8(x9) (near 2^32)"}, {0x05d00893, "addi x17, x0, 93"},
+      {0x00000513, "addi x10, x0, 0"}, {0x00000073, "ecall"}};
+  spec::ProgramImage img;
+  img.entry = 0xfffff000;
+  std::vector<uint8_t> code;
+  for (const auto& [w, what] : program)
+    for (int k = 0; k < 4; ++k) code.push_back(static_cast<uint8_t>(w >> (8 * k)));
+  img.segments.push_back({0xfffff000, code.size(), spec::kFlagR | spec::kFlagX, code});
+  spec::ExecOptions o;
+  o.trace = true;
+  const auto run = opt::execute(img, {}, o);
+  ASSERT_EQ(run.status, spec::ExitStatus::kExited) << spec::describe(run.fault);
+  EXPECT_EQ(run.regs[5], 7u);
+  EXPECT_EQ(run.regs[6], 0u);
+  EXPECT_EQ(run.regs[7], 0xffffffff80000000ull);
+  EXPECT_EQ(run.regs[8], 0xfffff018ull + 0x7ffff000ull);
+  const AirTrace base = build_trace(img, run);
+  const auto ok = check_trace(base);
+  ASSERT_TRUE(ok.ok()) << ok.summary();
+  EXPECT_FALSE(spec_disagreement(the_spec(), base));
+  for (size_t r = 0; r + 1 < program.size(); ++r) {
+    AirTrace t = base;
+    const bool x0 = get(t, "cpu", r, "wr") == 0;
+    if (get(t, "cpu", r, "f_jalr")) {  // the link (the jump itself is jalr_target's)
+      set_limbs(t, r, "d_v", limbs_value(t, r, "d_v") ^ 4);
+      rebalance(t);
+    } else if (x0) {
+      set_limbs(t, r, "d_v", 5);  // the write sticks
+      rebalance(t);
+    } else {
+      forge_result(t, r, limbs_value(t, r, "d_v") ^ 1);
+    }
+    EXPECT_FALSE(check_trace(t).ok()) << program[r].second << ": a changed result passes";
+  }
+}
+
 TEST(Air, CompletenessOnGuestsAndConformancePrograms) {
   const char* env = std::getenv("ZKRV_AIR_MAX_CYCLES");
   const uint64_t limit = env ? std::strtoull(env, nullptr, 0) : uint64_t{1} << 17;
