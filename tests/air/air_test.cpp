@@ -691,27 +691,30 @@ const std::vector<std::pair<std::string, uint64_t>> kAluOps = {
     {"s_and", 7},  {"s_beq", 64}, {"s_bne", 65},  {"s_blt", 68},  {"s_bge", 69},  {"s_bltu", 70}, {"s_bgeu", 71}};
 // Moves cpu row r's (forged) tuple out of the alu table into an extra unchecked row with the
 // given selectors (name -> value). The alu row becomes an all-zero row.
+// The mul row that proves shift row i's multiplication request becomes an all-zero row.
+void drop_mul_request(AirTrace& t, size_t i) {
+  const auto& st = t.table("shift");
+  auto& mt = t.table("mul");
+  for (auto& row : mt.rows) {
+    bool same = row[mt.col("op")] == st.rows[i][st.col("rop")];
+    for (int k = 0; k < 4 && same; ++k) {
+      const std::string n = std::to_string(k);
+      same = row[mt.col("a" + n)] == st.rows[i][st.col("x" + n)] && row[mt.col("b" + n)] == st.rows[i][st.col("q" + n)] &&
+             row[mt.col("r" + n)] == st.rows[i][st.col("y" + n)];
+    }
+    if (same) {
+      std::fill(row.begin(), row.end(), 0);
+      return;
+    }
+  }
+}
 // (A shift's row also leaves its multiplication in the mul table, which then balances against
 // nothing: it is removed too.)
 void move_to_unchecked(AirTrace& t, size_t r, const std::vector<std::pair<std::string, uint64_t>>& sels,
                        const char* from = "alu") {
   const size_t i = received_row(t, from, r);
   auto& src = t.table(from);
-  if (std::string(from) == "shift") {  // its multiplication request goes too
-    auto& mt = t.table("mul");
-    for (auto& row : mt.rows) {
-      bool same = row[mt.col("op")] == src.rows[i][src.col("rop")];
-      for (int k = 0; k < 4 && same; ++k) {
-        const std::string n = std::to_string(k);
-        same = row[mt.col("a" + n)] == src.rows[i][src.col("x" + n)] && row[mt.col("b" + n)] == src.rows[i][src.col("q" + n)] &&
-               row[mt.col("r" + n)] == src.rows[i][src.col("y" + n)];
-      }
-      if (same) {
-        std::fill(row.begin(), row.end(), 0);
-        break;
-      }
-    }
-  }
+  if (std::string(from) == "shift") drop_mul_request(t, i);  // its multiplication request goes too
   std::fill(src.rows[i].begin(), src.rows[i].end(), 0);
   auto& un = t.table("unchecked");
   std::vector<uint64_t> row(un.columns.size(), 0);
@@ -1846,19 +1849,7 @@ bool shift_attack(AirTrace& t, uint32_t word, const std::map<std::string, uint64
   const size_t i = received_row(t, "shift", r);
   auto& st = t.table("shift");
   auto& mt = t.table("mul");
-  // the honest request's mul row goes; the new request's comes
-  for (auto& row : mt.rows) {
-    bool same = row[mt.col("op")] == st.rows[i][st.col("rop")];
-    for (int k = 0; k < 4 && same; ++k) {
-      const std::string n = std::to_string(k);
-      same = row[mt.col("a" + n)] == st.rows[i][st.col("x" + n)] && row[mt.col("b" + n)] == st.rows[i][st.col("q" + n)] &&
-             row[mt.col("r" + n)] == st.rows[i][st.col("y" + n)];
-    }
-    if (same) {
-      std::fill(row.begin(), row.end(), 0);
-      break;
-    }
-  }
+  drop_mul_request(t, i);  // the honest request's mul row goes; the new request's comes
   for (const auto& [c, x] : v) st.rows[i][st.col(c)] = x;
   uint64_t xv = 0, qv = 0;
   for (int k = 0; k < 4; ++k)
