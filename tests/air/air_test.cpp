@@ -857,16 +857,22 @@ bool forge_with_non_bit_alu_selector(AirTrace& t, const std::string& target) {
   return false;
 }
 
-void alu_mutations(std::vector<Mutation>& m) {
-  using B = Mutation::Base;
-  // the result, limb by limb: fault class "ALU output changed"
+// Fault class "<what> output changed": for each result limb k, the alu_prog instruction `word`
+// claims its result with bit 0 of limb k flipped; `<table>:c:r<k>` must reject it.
+void flip_result_limbs(std::vector<Mutation>& m, const std::string& table, uint32_t word, const std::string& what) {
   for (int k = 0; k < 4; ++k)
-    m.push_back({"alu:c:r" + std::to_string(k), "fault class 'ALU output changed': add's result limb " + std::to_string(k) + " with its low bit flipped",
-                 [k](AirTrace& t) {
-                   const size_t r = row_with_insn(t, w::kAdd);
+    m.push_back({table + ":c:r" + std::to_string(k),
+                 "fault class '" + what + " output changed': result limb " + std::to_string(k) + " with its low bit flipped",
+                 [k, word](AirTrace& t) {
+                   const size_t r = row_with_insn(t, word);
                    forge_result(t, r, cpu_result(t, r) ^ (uint64_t{1} << (16 * k)));
                    return true;
-                 }, B::kAlu});
+                 }, Mutation::Base::kAlu});
+}
+
+void alu_mutations(std::vector<Mutation>& m) {
+  using B = Mutation::Base;
+  flip_result_limbs(m, "alu", w::kAdd, "ALU (add)");
   m.push_back({"alu:c:r0", "fault class 'branch condition negated': a taken bne claimed not taken, falling through to a copy of its target",
                [](AirTrace& t) {
                  const size_t r = row_with_insn(t, w::kBne8);
@@ -1613,13 +1619,9 @@ void mul_rehigh(AirTrace& t, size_t r, size_t i) {
 
 void mul_mutations(std::vector<Mutation>& m) {
   using B = Mutation::Base;
+  flip_result_limbs(m, "mul", w::kMul, "MUL");
   for (int k = 0; k < 4; ++k) {
     const std::string n = std::to_string(k);
-    m.push_back({"mul:c:r" + n, "fault class 'MUL output changed': mul's result limb " + n + " with its low bit flipped", [k](AirTrace& t) {
-                   const size_t r = row_with_insn(t, w::kMul);
-                   forge_result(t, r, cpu_result(t, r) ^ (uint64_t{1} << (16 * k)));
-                   return true;
-                 }, B::kAlu});
     m.push_back({"mul:c:high" + n, "mulhu's high limb " + n + " and result flipped together", [k, n](AirTrace& t) {
                    const size_t r = row_with_insn(t, w::kMulhu);
                    forge_result(t, r, cpu_result(t, r) ^ (uint64_t{1} << (16 * k)));
@@ -1861,13 +1863,7 @@ bool shift_attack(AirTrace& t, uint32_t word, const std::map<std::string, uint64
 
 void shift_mutations(std::vector<Mutation>& m) {
   using B = Mutation::Base;
-  for (int k = 0; k < 4; ++k)
-    m.push_back({"shift:c:r" + std::to_string(k), "fault class 'shift output changed': srl's result limb " + std::to_string(k) + " flipped",
-                 [k](AirTrace& t) {
-                   const size_t r = row_with_insn(t, w::kSrl);
-                   forge_result(t, r, cpu_result(t, r) ^ (uint64_t{1} << (16 * k)));
-                   return true;
-                 }, B::kAlu});
+  flip_result_limbs(m, "shift", w::kSrl, "shift (srl)");
   struct Attack {
     const char* id;
     uint32_t word;
