@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <stdexcept>
 
 #include "reference/field/goldilocks.h"
@@ -38,11 +39,11 @@ const std::map<uint32_t, std::string> kOpcodeFlags = {
     {0x03, "f_load"},  {0x23, "f_store"}, {0x13, "f_opimm"}, {0x33, "f_op"},     {0x1b, "f_opimm32"},
     {0x3b, "f_op32"},  {0x73, "f_system"}, {0x0f, "f_fence"}};
 
-// The operation codes of spec/tables/alu.md and unchecked.md, with their selector columns.
+// The operation codes of spec/tables/alu.md, with their selector columns.
 struct AluOp {
   uint64_t code;
   const char* sel;
-  const char* table;  // the table that receives it: alu, mul or unchecked
+  const char* table;  // the table that receives it: alu, mul, shift or div
 };
 const AluOp kAluOps[] = {
     {0, "s_add", "alu"},        {8, "s_sub", "alu"},        {16, "s_addw", "alu"},      {24, "s_subw", "alu"},
@@ -51,9 +52,9 @@ const AluOp kAluOps[] = {
     {69, "s_bge", "alu"},       {70, "s_bltu", "alu"},      {71, "s_bgeu", "alu"},      {32, "s_mul", "mul"},
     {33, "s_mulh", "mul"},      {34, "s_mulhsu", "mul"},    {35, "s_mulhu", "mul"},     {48, "s_mulw", "mul"},
     {1, "s_sll", "shift"},  {5, "s_srl", "shift"},  {13, "s_sra", "shift"}, {17, "s_sllw", "shift"},
-    {21, "s_srlw", "shift"}, {29, "s_sraw", "shift"}, {36, "s_div", "unchecked"}, {37, "s_divu", "unchecked"},
-    {38, "s_rem", "unchecked"}, {39, "s_remu", "unchecked"}, {52, "s_divw", "unchecked"}, {53, "s_divuw", "unchecked"},
-    {54, "s_remw", "unchecked"}, {55, "s_remuw", "unchecked"}};
+    {21, "s_srlw", "shift"}, {29, "s_sraw", "shift"}, {36, "s_div", "div"}, {37, "s_divu", "div"},
+    {38, "s_rem", "div"}, {39, "s_remu", "div"}, {52, "s_divw", "div"}, {53, "s_divuw", "div"},
+    {54, "s_remw", "div"}, {55, "s_remuw", "div"}};
 const AluOp* find_op(uint64_t code) {
   for (const AluOp& o : kAluOps)
     if (o.code == code) return &o;
@@ -82,6 +83,15 @@ TraceTable alu_table_shape(const std::string& name) {
     add("x", 4);
     t.columns.push_back("rop");
     add("y", 4);
+    t.columns.push_back("w"), t.columns.push_back("wh");
+  }
+  if (name == "div") {
+    for (const char* c : {"sa31", "ah", "sb31", "bh"}) t.columns.push_back(c);
+    add("x", 4), add("y", 4), add("q", 4), add("m", 4);
+    for (const char* c : {"xs", "xh", "sx", "ys", "yh", "sy", "ms", "mh", "sm", "hop"}) t.columns.push_back(c);
+    add("l", 4), add("h", 4), add("c", 4);
+    for (const char* c : {"g", "ov", "ovinv", "dz", "dzinv"}) t.columns.push_back(c);
+    add("ay", 4), add("cy", 3), add("am", 4), add("cm", 3), add("t", 4), add("e", 3);
     t.columns.push_back("w"), t.columns.push_back("wh");
   }
   if (name == "mul") {
@@ -196,6 +206,82 @@ void derive_alu_operands(TraceTable& cpu, size_t r) {
   }
 }
 
+DivCore div_core(uint64_t code, uint64_t a, uint64_t b) {
+  const bool word = code >= 52, sg = code == 36 || code == 38 || code == 52 || code == 54;
+  DivCore c;
+  c.sa31 = (a >> 31) & 1, c.sb31 = (b >> 31) & 1;
+  c.x = !word ? a : sg ? sext32(a) : (a & 0xffffffffull);
+  c.y = !word ? b : sg ? sext32(b) : (b & 0xffffffffull);
+  // the 64-bit division of x by y (the W forms' results are the low 32 bits of these)
+  c.q = alu_result(sg ? 36 : 37, c.x, c.y).value();
+  c.m = alu_result(sg ? 38 : 39, c.x, c.y).value();
+  return c;
+}
+
+void fill_div_witness(const TraceTable& t, std::vector<uint64_t>& row, uint64_t code, const DivCore& core,
+                      const std::function<uint64_t(uint64_t, uint64_t, uint64_t)>& ask) {
+  auto set = [&](const std::string& c, uint64_t v) { row[t.col(c)] = v; };
+  auto get = [&](const std::string& c) { return Fp::from_u64(row[t.col(c)]); };
+  auto limbs = [&](const char* prefix, uint64_t v) {
+    for (int k = 0; k < 4; ++k) set(prefix + std::to_string(k), (v >> (16 * k)) & 0xffff);
+  };
+  auto limb_sum = [](uint64_t v) { return (v & 0xffff) + ((v >> 16) & 0xffff) + ((v >> 32) & 0xffff) + (v >> 48); };
+  const bool sg = code == 36 || code == 38 || code == 52 || code == 54;
+  const Fp k16 = Fp::from_u64(65536);
+  set("sa31", core.sa31), set("ah", (Fp::from_u64(2) * get("a1") - k16 * Fp::from_u64(core.sa31)).value());
+  set("sb31", core.sb31), set("bh", (Fp::from_u64(2) * get("b1") - k16 * Fp::from_u64(core.sb31)).value());
+  const uint64_t x = core.x, y = core.y, q = core.q, m = core.m;
+  limbs("x", x), limbs("y", y), limbs("q", q), limbs("m", m);
+  const uint64_t xs = x >> 63, ys = y >> 63, ms = m >> 63;
+  set("xs", xs), set("xh", 2 * (x >> 48) - 65536 * xs), set("sx", sg ? xs : 0);
+  set("ys", ys), set("yh", 2 * (y >> 48) - 65536 * ys), set("sy", sg ? ys : 0);
+  set("ms", ms), set("mh", 2 * (m >> 48) - 65536 * ms), set("sm", sg ? ms : 0);
+  const uint64_t hop = sg ? 33 : 35;
+  set("hop", hop);
+  const uint64_t l = ask(32, q, y), h = ask(hop, q, y);
+  limbs("l", l), limbs("h", h);
+  uint64_t carry = 0;
+  for (int k = 0; k < 4; ++k) {
+    const uint64_t sum = ((l >> (16 * k)) & 0xffff) + ((m >> (16 * k)) & 0xffff) + carry;
+    carry = sum >> 16;
+    set("c" + std::to_string(k), carry);
+  }
+  set("g", h >> 63);
+  const Fp sx = Fp::from_u64(sg ? xs : 0);
+  const Fp ovsum = Fp::from_u64(1) - sx + Fp::from_u64(limb_sum(x)) - Fp::from_u64(32768) * sx + Fp::from_u64(262140) -
+                   Fp::from_u64(limb_sum(y));
+  set("ov", ovsum.value() == 0), set("ovinv", ovsum.value() == 0 ? 0 : ovsum.inverse().value());
+  set("dz", y == 0), set("dzinv", y ? Fp::from_u64(limb_sum(y)).inverse().value() : 0);
+  // |y| and |m| (negated where the operation reads them as negative), with the negation's carries
+  auto absolute = [&](const char* out, const char* carries, uint64_t v, bool neg) {
+    uint64_t c = neg;
+    for (int k = 0; k < 4; ++k) {
+      const uint64_t limb = (v >> (16 * k)) & 0xffff, sum = (neg ? 65535 - limb : limb) + c;
+      set(out + std::to_string(k), sum & 0xffff);
+      c = sum >> 16;
+      if (k < 3) set(carries + std::to_string(k), c);
+    }
+  };
+  absolute("ay", "cy", y, sg && ys), absolute("am", "cm", m, sg && ms);
+  if (y != 0) fill_div_bound(t, row);
+  const uint64_t r1 = row[t.col("r1")], w = r1 >> 15;
+  set("w", w), set("wh", 2 * r1 - 65536 * w);
+}
+
+void fill_div_bound(const TraceTable& t, std::vector<uint64_t>& row) {
+  uint64_t ay = 0, am = 0;
+  for (int k = 0; k < 4; ++k)
+    ay |= (row[t.col("ay" + std::to_string(k))] & 0xffff) << (16 * k), am |= (row[t.col("am" + std::to_string(k))] & 0xffff) << (16 * k);
+  const uint64_t tv = ay - am - 1;  // |m| + t + 1 = |y|
+  uint64_t c = 1;
+  for (int k = 0; k < 4; ++k) {
+    row[t.col("t" + std::to_string(k))] = (tv >> (16 * k)) & 0xffff;
+    const uint64_t sum = ((am >> (16 * k)) & 0xffff) + ((tv >> (16 * k)) & 0xffff) + c;
+    c = sum >> 16;
+    if (k < 3) row[t.col("e" + std::to_string(k))] = c;
+  }
+}
+
 std::vector<uint64_t> make_mul_row(const TraceTable& mul, uint64_t code, uint64_t a, uint64_t b) {
   std::vector<uint64_t> row(mul.columns.size(), 0);
   const uint64_t r = alu_result(code, a, b).value();
@@ -213,7 +299,7 @@ std::vector<uint64_t> make_mul_row(const TraceTable& mul, uint64_t code, uint64_
 void fill_alu_tables(AirTrace& trace) {
   const TraceTable& cpu = trace.table("cpu");
   TraceTable alu = alu_table_shape("alu"), mul = alu_table_shape("mul"), shift = alu_table_shape("shift"),
-             unchecked = alu_table_shape("unchecked");
+             div = alu_table_shape("div");
   // a mul row for (code, a, b) with the result the multiplication gives
   auto add_mul = [&](uint64_t code, uint64_t a, uint64_t b) {
     mul.rows.push_back(make_mul_row(mul, code, a, b));
@@ -232,7 +318,7 @@ void fill_alu_tables(AirTrace& trace) {
     const uint64_t code = cpu.rows[r][cpu.col("aop")];
     const AluOp* op = find_op(code);
     const std::string where = op ? op->table : "alu";
-    TraceTable& t = where == "mul" ? mul : where == "shift" ? shift : where == "unchecked" ? unchecked : alu;
+    TraceTable& t = where == "mul" ? mul : where == "shift" ? shift : where == "div" ? div : alu;
     std::vector<uint64_t> row(t.columns.size(), 0);
     auto set = [&](const std::string& c, uint64_t v) { row[t.col(c)] = v; };
     set("op", code);
@@ -242,6 +328,7 @@ void fill_alu_tables(AirTrace& trace) {
     }
     if (op) set(op->sel, 1);
     if (&t == &mul) fill_mul_row(mul, row, code, limbs(r, "a_v"), limbs(r, "opb"));
+    if (&t == &div) fill_div_witness(div, row, code, div_core(code, limbs(r, "a_v"), limbs(r, "opb")), add_mul);
     if (&t == &shift) {  // the amount, the power of two, and the multiplication asked of the mul table
       const uint64_t a = limbs(r, "a_v"), b = limbs(r, "opb");
       const bool word = code == 17 || code == 21 || code == 29, left = code == 1 || code == 17;
@@ -293,12 +380,12 @@ void fill_alu_tables(AirTrace& trace) {
     }
     t.rows.push_back(std::move(row));
   }
-  for (TraceTable* t : {&alu, &mul, &shift, &unchecked})
+  for (TraceTable* t : {&alu, &div, &mul, &shift})
     t->rows.resize(pow2_at_least(t->rows.size(), 2), std::vector<uint64_t>(t->columns.size(), 0));
   trace.table("alu") = std::move(alu);
   trace.table("mul") = std::move(mul);
   trace.table("shift") = std::move(shift);
-  trace.table("unchecked") = std::move(unchecked);
+  trace.table("div") = std::move(div);
 }
 
 void replay_memory(AirTrace& trace, bool keep_load_bytes) {
@@ -601,6 +688,7 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   t.tables.push_back(std::move(and8));
   t.tables.push_back(std::move(byte));
   t.tables.push_back(std::move(cpu));
+  t.tables.push_back(alu_table_shape("div"));
   t.tables.push_back(std::move(img));
   t.tables.push_back(std::move(io));
   t.tables.push_back(TraceTable{"mem",
@@ -621,7 +709,6 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   t.tables.push_back(std::move(regs));
   t.tables.push_back(std::move(segments));
   t.tables.push_back(alu_table_shape("shift"));
-  t.tables.push_back(alu_table_shape("unchecked"));
   fill_alu_tables(t);
   replay_memory(t);
   // every load's value as the trace records it

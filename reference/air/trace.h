@@ -4,6 +4,7 @@
 // run (ExecResult with its StepRecords) into it, padding rules included.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -22,8 +23,8 @@ struct TraceTable {
 };
 
 struct AirTrace {
-  // in spec order: alu, and8, byte, cpu, image, io, mem, mul, pow2, program, range16, regs, segments,
-  // shift, unchecked
+  // in spec order: alu, and8, byte, cpu, div, image, io, mem, mul, pow2, program, range16, regs,
+  // segments, shift
   std::vector<TraceTable> tables;
   std::map<std::string, uint64_t> publics;
   TraceTable& table(const std::string& name);
@@ -37,20 +38,34 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
 // The steps of build_trace that derive columns from others; tests that tamper with a trace call
 // them to rebuild everything downstream of their change, as a cheating prover would.
 //
-// The result of ALU operation `op` (spec/tables/alu.md codes, the `unchecked` table's included)
+// The result of ALU operation `op` (spec/tables/alu.md codes)
 // on a and b; a branch's condition as 0 or 1. nullopt for a code no table receives.
 std::optional<uint64_t> alu_result(uint64_t op, uint64_t a, uint64_t b);
 // The cpu row's sh, sr, alt, aop and opb0..3, from its bits, flags and b_v* by the spec's
 // defining formulas (field arithmetic, so non-bit values propagate as the constraints see them).
 void derive_alu_operands(TraceTable& cpu, size_t row);
-// Rebuilds the alu, mul, shift and unchecked tables from the cpu rows' alu sends (and the mul rows
-// the shift rows ask for) (aop, a_v*, opb*, res*):
+// Rebuilds the alu, div, mul and shift tables from the cpu rows' alu sends (and the mul rows
+// the shift and div rows ask for) (aop, a_v*, opb*, res*):
 // one row per send, routed by code (a code neither table receives lands in alu with no selector),
 // witnesses computed from the operands and the claimed result; padded to a power of two.
 void fill_alu_tables(AirTrace& trace);
 // A row of the mul table (its columns as `mul` has them) proving operation `code` (32..35, 48) on
 // a and b with the true result.
 std::vector<uint64_t> make_mul_row(const TraceTable& mul, uint64_t code, uint64_t a, uint64_t b);
+// The core values of a div row (spec/tables/div.md): bit 31 of a and of b, the operands x and y
+// as the operation extends them, the quotient q and the remainder m.
+struct DivCore {
+  uint64_t sa31 = 0, sb31 = 0, x = 0, y = 0, q = 0, m = 0;
+};
+// The true core of operation `code` (36..39, 52..55) on a and b.
+DivCore div_core(uint64_t code, uint64_t a, uint64_t b);
+// A div row's witnesses from a core, which may be forged (its op, a*, b*, r* and selector are
+// already set): everything else follows from the core as the spec defines it. The products q y
+// are asked of `ask(code, q, y)`, which returns their results (the trace builder adds mul rows).
+void fill_div_witness(const TraceTable& div, std::vector<uint64_t>& row, uint64_t code, const DivCore& core,
+                      const std::function<uint64_t(uint64_t, uint64_t, uint64_t)>& ask);
+// A div row's bound witnesses (t*, e*) from its |m| and |y| columns: |m| + t + 1 = |y| mod 2^64.
+void fill_div_bound(const TraceTable& div, std::vector<uint64_t>& row);
 // The memory argument replayed from the accesses the trace claims: the cpu rows' active bytes
 // (mo*, the address s0 + 65536 s1, a store's new bytes mn*) and the io rows (ts, addr, new), in
 // timestamp order, starting from the image and segments tables. Fills each access's previous
