@@ -803,6 +803,12 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
       c("cpu:c:io_only", (one - x("f_system")) * x("io_count"));
       // spec: cpu:b:io
       s.bus("cpu", "cpu:b:io", "ecall", true, r, {ts.value()}, x("io_count").value());
+      // spec: cpu:b:sys
+      s.bus("cpu", "cpu:b:sys", "sys", true, r,
+            {(f(4) * x("clk") + one).value(), x("a_v0").value(), x("a_v1").value(), x("a_v2").value(), x("a_v3").value(), x("b_v0").value(),
+             x("b_v1").value(), x("b_v2").value(), x("b_v3").value(), x("d_v0").value(), x("d_v1").value(), x("d_v2").value(),
+             x("d_v3").value()},
+            (x("f_system") - x("sys_exit")).value());
       (void)col;
     }
     // spec: cpu:c:pc_sequential
@@ -1539,11 +1545,211 @@ void eval_shift(const TraceTable& t, Sink& s) {
   }
 }
 
+// ---- syscall (spec/tables/syscall.md) ----
+void eval_syscall(const TraceTable& t, Sink& s) {
+  const auto index = column_index(t);
+  const size_t h = t.height();
+  for (size_t r = 0; r < h; ++r) {
+    const RowView x{t, index, r};
+    const bool trans = r + 1 < h;
+    const Fp one = f(1), k16 = f(65536), real = x("is_real");
+    auto c = [&](std::string_view id, Fp v) { s.constraint("syscall", id, r, v.value()); };
+    auto col = [&](const char* v, int k) { return x(v + std::to_string(k)); };
+    auto limbs = [&](const char* v) { return std::vector<uint64_t>{col(v, 0).value(), col(v, 1).value(), col(v, 2).value(), col(v, 3).value()}; };
+    auto rc = [&](std::string_view id, const char* cname) { s.bus("syscall", id, "range16", true, r, {x(cname).value()}, real.value()); };
+    auto bit = [&](std::string_view id, const char* cname) { c(id, x(cname) * (x(cname) - one)); };
+    // spec: syscall:c:real_bit
+    bit("syscall:c:real_bit", "is_real");
+    // spec: syscall:c:real_prefix
+    if (trans) c("syscall:c:real_prefix", x.next("is_real") * (one - real));
+    // spec: syscall:b:ecall
+    {
+      std::vector<uint64_t> tuple = {x("ts").value()};
+      for (const char* v : {"n", "f", "r"})
+        for (uint64_t l : limbs(v)) tuple.push_back(l);
+      s.bus("syscall", "syscall:b:ecall", "sys", false, r, tuple, real.value());
+    }
+    // a register read at ts: the token (reg, prev, v) consumed, (reg, ts, v) sent
+    auto reg_in = [&](std::string_view id, uint64_t reg, const char* prev, const char* v) {
+      std::vector<uint64_t> tuple = {reg, x(prev).value()};
+      for (uint64_t l : limbs(v)) tuple.push_back(l);
+      s.bus("syscall", id, "reg", false, r, tuple, real.value());
+    };
+    auto reg_out = [&](std::string_view id, uint64_t reg, const char* v) {
+      std::vector<uint64_t> tuple = {reg, x("ts").value()};
+      for (uint64_t l : limbs(v)) tuple.push_back(l);
+      s.bus("syscall", id, "reg", true, r, tuple, real.value());
+    };
+    // spec: syscall:b:b_in
+    reg_in("syscall:b:b_in", 11, "bp", "b");
+    // spec: syscall:b:b_out
+    reg_out("syscall:b:b_out", 11, "b");
+    // spec: syscall:c:b_order
+    c("syscall:c:b_order", real * (x("ts") - x("bp") - one - x("bd0") - k16 * x("bd1")));
+    // spec: syscall:b:bd0
+    rc("syscall:b:bd0", "bd0");
+    // spec: syscall:b:bd1
+    rc("syscall:b:bd1", "bd1");
+    // spec: syscall:b:c_in
+    reg_in("syscall:b:c_in", 12, "cp", "c");
+    // spec: syscall:b:c_out
+    reg_out("syscall:b:c_out", 12, "c");
+    // spec: syscall:c:c_order
+    c("syscall:c:c_order", real * (x("ts") - x("cp") - one - x("cd0") - k16 * x("cd1")));
+    // spec: syscall:b:cd0
+    rc("syscall:b:cd0", "cd0");
+    // spec: syscall:b:cd1
+    rc("syscall:b:cd1", "cd1");
+    // spec: syscall:c:k_read_bit
+    bit("syscall:c:k_read_bit", "k_read");
+    // spec: syscall:c:k_write_bit
+    bit("syscall:c:k_write_bit", "k_write");
+    // spec: syscall:c:k_random_bit
+    bit("syscall:c:k_random_bit", "k_random");
+    // spec: syscall:c:k_scope_bit
+    bit("syscall:c:k_scope_bit", "k_scope");
+    // spec: syscall:c:k_other_bit
+    bit("syscall:c:k_other_bit", "k_other");
+    // spec: syscall:c:one_kind
+    c("syscall:c:one_kind", real - x("k_read") - x("k_write") - x("k_random") - x("k_scope") - x("k_other"));
+    // spec: syscall:c:read_number
+    c("syscall:c:read_number", x("k_read") * (x("n0") - f(63)));
+    // spec: syscall:c:write_number
+    c("syscall:c:write_number", x("k_write") * (x("n0") - f(64)));
+    // spec: syscall:c:low_high
+    c("syscall:c:low_high", (x("k_read") + x("k_write")) * (x("n1") + x("n2") + x("n3")));
+    // spec: syscall:c:random_number
+    c("syscall:c:random_number", x("k_random") * (x("n0") - f(40960)));
+    // spec: syscall:c:scope_number
+    c("syscall:c:scope_number", x("k_scope") * (x("n0") - f(40961)) * (x("n0") - f(40962)));
+    // spec: syscall:c:zkrv_n1
+    c("syscall:c:zkrv_n1", (x("k_random") + x("k_scope")) * (x("n1") - f(5)));
+    // spec: syscall:c:zkrv_high
+    c("syscall:c:zkrv_high", (x("k_random") + x("k_scope")) * (x("n2") + x("n3")));
+    const Fp high = x("n2") + x("n3"), nl = x("n0") + k16 * x("n1");
+    // spec: syscall:c:big_bit
+    bit("syscall:c:big_bit", "big");
+    // spec: syscall:c:big_inv
+    c("syscall:c:big_inv", x("big") * (high * x("biginv") - one));
+    // spec: syscall:c:p1
+    c("syscall:c:p1", x("p1") - real * (nl - f(63)) * (nl - f(64)));
+    // spec: syscall:c:p2
+    c("syscall:c:p2", x("p2") - x("p1") * (nl - f(0x5A000)));
+    // spec: syscall:c:p3
+    c("syscall:c:p3", x("p3") - x("p2") * (nl - f(0x5A001)));
+    // spec: syscall:c:p4
+    c("syscall:c:p4", x("p4") - x("p3") * (nl - f(0x5A002)));
+    // spec: syscall:c:ob
+    c("syscall:c:ob", x("ob") - x("k_other") * (one - x("big")));
+    // spec: syscall:c:other_number
+    c("syscall:c:other_number", x("ob") * (x("p4") * x("pinv") - one));
+    const Fp fsum = x("f0") + x("f1") + x("f2") + x("f3");
+    // spec: syscall:c:fz_zero
+    c("syscall:c:fz_zero", fsum * x("fz"));
+    // spec: syscall:c:fz_def
+    c("syscall:c:fz_def", real * (fsum * x("fzinv") - one + x("fz")));
+    // spec: syscall:c:fw
+    c("syscall:c:fw", x("fw") - real * (x("f0") - one) * (x("f0") - f(2)) - f(4294967296) * (x("f1") + x("f2") + x("f3")));
+    // spec: syscall:c:fo_zero
+    c("syscall:c:fo_zero", x("fw") * x("fo"));
+    // spec: syscall:c:fo_def
+    c("syscall:c:fo_def", real * (x("fw") * x("foinv") - one + x("fo")));
+    // spec: syscall:c:g_in
+    c("syscall:c:g_in", x("g_in") - x("k_read") * x("fz"));
+    // spec: syscall:c:g_bad
+    c("syscall:c:g_bad", x("g_bad") - x("k_read") * (one - x("fz")) - x("k_write") * (one - x("fo")));
+    // spec: syscall:c:g_out
+    c("syscall:c:g_out", x("g_out") - x("k_write") * x("fo"));
+    // spec: syscall:c:bad0
+    c("syscall:c:bad0", x("g_bad") * (x("r0") - f(65527)));
+    // spec: syscall:c:bad1
+    c("syscall:c:bad1", x("g_bad") * (x("r1") - f(65535)));
+    // spec: syscall:c:bad2
+    c("syscall:c:bad2", x("g_bad") * (x("r2") - f(65535)));
+    // spec: syscall:c:bad3
+    c("syscall:c:bad3", x("g_bad") * (x("r3") - f(65535)));
+    // spec: syscall:c:wrote0
+    c("syscall:c:wrote0", x("g_out") * (x("r0") - x("c0")));
+    // spec: syscall:c:wrote1
+    c("syscall:c:wrote1", x("g_out") * (x("r1") - x("c1")));
+    // spec: syscall:c:wrote2
+    c("syscall:c:wrote2", x("g_out") * (x("r2") - x("c2")));
+    // spec: syscall:c:wrote3
+    c("syscall:c:wrote3", x("g_out") * (x("r3") - x("c3")));
+    // spec: syscall:c:scope0
+    c("syscall:c:scope0", x("k_scope") * x("r0"));
+    // spec: syscall:c:scope1
+    c("syscall:c:scope1", x("k_scope") * x("r1"));
+    // spec: syscall:c:scope2
+    c("syscall:c:scope2", x("k_scope") * x("r2"));
+    // spec: syscall:c:scope3
+    c("syscall:c:scope3", x("k_scope") * x("r3"));
+    // spec: syscall:c:nosys0
+    c("syscall:c:nosys0", x("k_other") * (x("r0") - f(65498)));
+    // spec: syscall:c:nosys1
+    c("syscall:c:nosys1", x("k_other") * (x("r1") - f(65535)));
+    // spec: syscall:c:nosys2
+    c("syscall:c:nosys2", x("k_other") * (x("r2") - f(65535)));
+    // spec: syscall:c:nosys3
+    c("syscall:c:nosys3", x("k_other") * (x("r3") - f(65535)));
+    // spec: syscall:c:e0_bit
+    bit("syscall:c:e0_bit", "e0");
+    // spec: syscall:c:e1_bit
+    bit("syscall:c:e1_bit", "e1");
+    // spec: syscall:c:e2_bit
+    bit("syscall:c:e2_bit", "e2");
+    // r + d = a2 limb by limb on reads from the input
+    auto count = [&](int k) {
+      const Fp cin = k ? col("e", k - 1) : Fp(), cout = k < 3 ? k16 * col("e", k) : Fp();
+      return x("g_in") * (col("r", k) + col("d", k) + cin - col("c", k) - cout);
+    };
+    // spec: syscall:c:count0
+    c("syscall:c:count0", count(0));
+    // spec: syscall:c:count1
+    c("syscall:c:count1", count(1));
+    // spec: syscall:c:count2
+    c("syscall:c:count2", count(2));
+    // spec: syscall:c:count3
+    c("syscall:c:count3", count(3));
+    // spec: syscall:b:d0
+    rc("syscall:b:d0", "d0");
+    // spec: syscall:b:d1
+    rc("syscall:b:d1", "d1");
+    // spec: syscall:b:d2
+    rc("syscall:b:d2", "d2");
+    // spec: syscall:b:d3
+    rc("syscall:b:d3", "d3");
+    const Fp dsum = x("d0") + x("d1") + x("d2") + x("d3");
+    // spec: syscall:c:d_unused
+    c("syscall:c:d_unused", (real - x("g_in")) * dsum);
+    // spec: syscall:c:short_bit
+    bit("syscall:c:short_bit", "short");
+    // spec: syscall:c:short_set
+    c("syscall:c:short_set", dsum * (one - x("short")));
+    // spec: syscall:c:short_inv
+    c("syscall:c:short_inv", x("short") * (dsum * x("shinv") - one));
+    // spec: syscall:c:eof_bit
+    bit("syscall:c:eof_bit", "eof");
+    // spec: syscall:c:eof_first
+    if (r == 0) c("syscall:c:eof_first", x("eof"));
+    // spec: syscall:c:eof_next
+    if (trans) c("syscall:c:eof_next", x.next("is_real") * (x.next("eof") - x("eof") - x("short") + x("eof") * x("short")));
+    // spec: syscall:c:eof_empty
+    c("syscall:c:eof_empty", x("g_in") * x("eof") * (x("r0") + x("r1") + x("r2") + x("r3")));
+    // spec: syscall:c:order
+    if (trans) c("syscall:c:order", x.next("is_real") * (x.next("ts") - x("ts") - one - x("tg0") - k16 * x("tg1")));
+    // spec: syscall:b:tg0
+    rc("syscall:b:tg0", "tg0");
+    // spec: syscall:b:tg1
+    rc("syscall:b:tg1", "tg1");
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& bus_names() {
   static const std::vector<std::string> names = {"byte",  "program", "range16", "reg",   "alu",
-                                                       "pow2",  "and8",    "mem",     "segment", "image", "ecall"};
+                                                       "pow2",  "and8",    "mem",     "segment", "image", "ecall", "sys"};
   return names;
 }
 
@@ -1563,6 +1769,7 @@ void evaluate(const AirTrace& trace, Sink& sink) {
   eval_regs(trace.table("regs"), sink);
   eval_segments(trace.table("segments"), sink);
   eval_shift(trace.table("shift"), sink);
+  eval_syscall(trace.table("syscall"), sink);
 }
 
 }  // namespace zkrv::ref::air

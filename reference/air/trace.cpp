@@ -282,6 +282,79 @@ void fill_div_bound(const TraceTable& t, std::vector<uint64_t>& row) {
   }
 }
 
+TraceTable syscall_table_shape() {
+  TraceTable t{"syscall", {"is_real", "ts"}, {}};
+  for (const char* v : {"n", "f", "r", "b", "c"})
+    for (int k = 0; k < 4; ++k) t.columns.push_back(v + std::to_string(k));
+  for (const char* c : {"bp", "bd0", "bd1", "cp", "cd0", "cd1", "k_read", "k_write", "k_random", "k_scope", "k_other", "big",
+                        "biginv", "p1", "p2", "p3", "p4", "pinv", "ob", "fz", "fzinv", "fw", "fo", "foinv", "g_in", "g_bad",
+                        "g_out", "d0", "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv", "eof", "tg0", "tg1"})
+    t.columns.push_back(c);
+  return t;
+}
+
+void fill_syscall_witness(TraceTable& t, bool keep_kinds) {
+  const Fp k16 = Fp::from_u64(65536);
+  uint64_t eof = 0;
+  for (size_t i = 0; i < t.height(); ++i) {
+    auto& row = t.rows[i];
+    auto set = [&](const char* c, uint64_t v) { row[t.col(c)] = v; };
+    auto get = [&](const std::string& c) { return row[t.col(c)]; };
+    auto value = [&](const char* v) {
+      uint64_t x = 0;
+      for (int k = 0; k < 4; ++k) x |= (get(v + std::to_string(k)) & 0xffff) << (16 * k);
+      return x;
+    };
+    const std::array<uint64_t, 5> kinds = {get("k_read"), get("k_write"), get("k_random"), get("k_scope"), get("k_other")};
+    for (const char* c : {"bd0", "bd1", "cd0", "cd1", "k_read", "k_write", "k_random", "k_scope", "k_other", "big", "biginv", "p1",
+                          "p2", "p3", "p4", "pinv", "ob", "fz", "fzinv", "fw", "fo", "foinv", "g_in", "g_bad", "g_out", "d0",
+                          "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv", "eof", "tg0", "tg1"})
+      set(c, 0);
+    if (!get("is_real")) continue;
+    const uint64_t ts = get("ts"), n = value("n"), fd = value("f"), res = value("r"), count = value("c");
+    const uint64_t bgap = ts - get("bp") - 1, cgap = ts - get("cp") - 1;
+    set("bd0", bgap & 0xffff), set("bd1", (bgap >> 16)), set("cd0", cgap & 0xffff), set("cd1", (cgap >> 16));
+    bool k_read = n == 63, k_write = n == 64, k_random = n == 0x5A000, k_scope = n == 0x5A001 || n == 0x5A002;
+    bool k_other = !(k_read || k_write || k_random || k_scope);
+    if (keep_kinds) k_read = kinds[0], k_write = kinds[1], k_random = kinds[2], k_scope = kinds[3], k_other = kinds[4];
+    set("k_read", k_read), set("k_write", k_write), set("k_random", k_random), set("k_scope", k_scope), set("k_other", k_other);
+    const uint64_t high = get("n2") + get("n3");
+    set("big", high != 0), set("biginv", high ? Fp::from_u64(high).inverse().value() : 0);
+    const Fp nl = Fp::from_u64(get("n0")) + k16 * Fp::from_u64(get("n1"));
+    const Fp p1 = (nl - Fp::from_u64(63)) * (nl - Fp::from_u64(64)), p2 = p1 * (nl - Fp::from_u64(0x5A000)),
+             p3 = p2 * (nl - Fp::from_u64(0x5A001)), p4 = p3 * (nl - Fp::from_u64(0x5A002));
+    set("p1", p1.value()), set("p2", p2.value()), set("p3", p3.value()), set("p4", p4.value());
+    const bool ob = k_other && high == 0;
+    set("ob", ob), set("pinv", ob ? p4.inverse().value() : 0);
+    const uint64_t fsum = get("f0") + get("f1") + get("f2") + get("f3");
+    set("fz", fsum == 0), set("fzinv", fsum ? Fp::from_u64(fsum).inverse().value() : 0);
+    const Fp f0 = Fp::from_u64(get("f0"));
+    const Fp fw = (f0 - Fp::from_u64(1)) * (f0 - Fp::from_u64(2)) + Fp::from_u64(4294967296) * Fp::from_u64(get("f1") + get("f2") + get("f3"));
+    set("fw", fw.value()), set("fo", fw.value() == 0), set("foinv", fw.value() ? fw.inverse().value() : 0);
+    const bool g_in = k_read && fd == 0, g_out = k_write && (fd == 1 || fd == 2);
+    set("g_in", g_in), set("g_out", g_out), set("g_bad", (k_read && fd != 0) || (k_write && !(fd == 1 || fd == 2)));
+    uint64_t dsum = 0;
+    if (g_in) {  // r + d = a2 (d = a2 - r, which a read's count never exceeds)
+      const uint64_t d = count - res;
+      uint64_t carry = 0;
+      for (int k = 0; k < 4; ++k) {
+        const uint64_t dk = (d >> (16 * k)) & 0xffff, sum = ((res >> (16 * k)) & 0xffff) + dk + carry;
+        row[t.col("d" + std::to_string(k))] = dk;
+        dsum += dk;
+        carry = sum >> 16;
+        if (k < 3) row[t.col("e" + std::to_string(k))] = carry;
+      }
+    }
+    set("short", dsum != 0), set("shinv", dsum ? Fp::from_u64(dsum).inverse().value() : 0);
+    set("eof", eof);
+    eof = eof | (dsum != 0);
+    if (i + 1 < t.height() && t.rows[i + 1][t.col("is_real")]) {
+      const uint64_t gap = t.rows[i + 1][t.col("ts")] - ts - 1;
+      set("tg0", gap & 0xffff), set("tg1", (gap >> 16));
+    }
+  }
+}
+
 std::vector<uint64_t> make_mul_row(const TraceTable& mul, uint64_t code, uint64_t a, uint64_t b) {
   std::vector<uint64_t> row(mul.columns.size(), 0);
   const uint64_t r = alu_result(code, a, b).value();
@@ -554,6 +627,7 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   cpu.columns.push_back("io_count");
   // the register file, replayed: value and timestamp of the last access of each register
   std::array<uint64_t, 32> reg_val{}, reg_ts{};
+  TraceTable sys = syscall_table_shape();
   const size_t height = pow2_at_least(run.trace.size(), 2);
   for (size_t i = 0; i < height; ++i) {
     cpu.rows.emplace_back(cpu.columns.size(), 0);
@@ -607,6 +681,17 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
     limbs("d_v", now);
     access(wr, 4 * i + 3, "d_prev_ts", "d_dt");
     reg_val[wr] = now;
+    if (ecall && !last) {  // the syscall table's row: a1 and a2 read at 4 clk + 1 (spec/tables/syscall.md)
+      std::vector<uint64_t> srow(sys.columns.size(), 0);
+      auto put = [&](const char* v, uint64_t x) {
+        for (int k = 0; k < 4; ++k) srow[sys.col(v + std::to_string(k))] = (x >> (16 * k)) & 0xffff;
+      };
+      srow[sys.col("is_real")] = 1, srow[sys.col("ts")] = 4 * i + 1;
+      put("n", a_val), put("f", b_val), put("r", now), put("b", reg_val[11]), put("c", reg_val[12]);
+      srow[sys.col("bp")] = reg_ts[11], srow[sys.col("cp")] = reg_ts[12];
+      reg_ts[11] = reg_ts[12] = 4 * i + 1;
+      sys.rows.push_back(std::move(srow));
+    }
     row[cpu.col("wr_zero")] = wr == 0;
     row[cpu.col("wr_inv")] = wr ? Fp::from_u64(wr).inverse().value() : 0;
     row[cpu.col("link")] = (opcode == 0x6f || opcode == 0x67) && wr != 0;
@@ -709,6 +794,9 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   t.tables.push_back(std::move(regs));
   t.tables.push_back(std::move(segments));
   t.tables.push_back(alu_table_shape("shift"));
+  sys.rows.resize(pow2_at_least(sys.rows.size(), 2), std::vector<uint64_t>(sys.columns.size(), 0));
+  fill_syscall_witness(sys);
+  t.tables.push_back(std::move(sys));
   fill_alu_tables(t);
   replay_memory(t);
   // every load's value as the trace records it

@@ -24,7 +24,7 @@ struct TraceTable {
 
 struct AirTrace {
   // in spec order: alu, and8, byte, cpu, div, image, io, mem, mul, pow2, program, range16, regs,
-  // segments, shift
+  // segments, shift, syscall
   std::vector<TraceTable> tables;
   std::map<std::string, uint64_t> publics;
   TraceTable& table(const std::string& name);
@@ -66,6 +66,13 @@ void fill_div_witness(const TraceTable& div, std::vector<uint64_t>& row, uint64_
                       const std::function<uint64_t(uint64_t, uint64_t, uint64_t)>& ask);
 // A div row's bound witnesses (t*, e*) from its |m| and |y| columns: |m| + t + 1 = |y| mod 2^64.
 void fill_div_bound(const TraceTable& div, std::vector<uint64_t>& row);
+// The syscall table's columns (spec/tables/syscall.md), and its witnesses recomputed from each
+// row's is_real, ts, n*, f*, r*, b*, c*, bp and cp (register gaps, kind, fd tests, the count
+// bound of reads from the input, eof, the order gaps), as the spec defines them. keep_kinds: the
+// rows' k_* columns stay as they are (tests: an ecall claimed as another kind) instead of being
+// decided by a7.
+TraceTable syscall_table_shape();
+void fill_syscall_witness(TraceTable& syscall, bool keep_kinds = false);
 // The memory argument replayed from the accesses the trace claims: the cpu rows' active bytes
 // (mo*, the address s0 + 65536 s1, a store's new bytes mn*) and the io rows (ts, addr, new), in
 // timestamp order, starting from the image and segments tables. Fills each access's previous

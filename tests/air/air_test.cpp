@@ -99,6 +99,8 @@ AirTrace synthetic(const std::vector<uint32_t>& words, const std::vector<Step>& 
     r.trace[i].insn = words[(steps[i].pc - 0x10000) / 4];
   }
   for (const Write& w : writes) r.trace[w.step].rd = w.rd, r.trace[w.step].rd_value = w.value;
+  for (const Write& w : writes)  // the exit code: a0 at the exit
+    if (w.rd == 10) r.exit_code = static_cast<int32_t>(w.value);
   return build_trace(img, r);
 }
 
@@ -112,7 +114,7 @@ const AirTrace& mini() {
   return t;
 }
 
-// ecall (a7 = 0, not the exit), beq x0, x0, +4, jal x0, +4, jal x0, +4, addi a7, x0, 93, ecall
+// ecall (a7 = 0, not the exit: it returns -ENOSYS in a0), beq x0, x0, +4, jal x0, +4, jal x0, +4, addi a7, x0, 93, ecall
 // (exit), and a zero word that is never executed. The branch (whose target is not yet constrained), the duplicated jal and the
 // zero word make room for the attacks on pc_ecall, one_class and jal_target that the real
 // guests' traces do not offer.
@@ -121,7 +123,7 @@ const AirTrace& jumps() {
       synthetic({0x00000073, 0x00000263, 0x0040006f, 0x0040006f, 0x05d00893, 0x00000073, 0x00000000},
                 {{0x10000, 0x10004}, {0x10004, 0x10008}, {0x10008, 0x1000c}, {0x1000c, 0x10010}, {0x10010, 0x10014},
                  {0x10014, 0x10014}},
-                {{4, 17, 93}});
+                {{0, 10, ~uint64_t{37}}, {4, 17, 93}});
   return t;
 }
 
@@ -295,6 +297,81 @@ const AirTrace& div_prog() {
   return t;
 }
 
+// Every syscall kind: reads from the input (input "abcdef": 4 bytes, a short read of 2, a read
+// after the end, a read of 0 bytes), a read of a bad fd, writes to fd 1, fd 2 and a bad fd,
+// random_u64, both cost scopes, and four unhandled numbers next to handled ones (0x5A003,
+// 0x4A001, 2^32 + 0x5A000, 0x1003F), then the exit. Code at 0x10000, a writable buffer at
+// 0x20000. Executed by the executor.
+const AirTrace& sys_prog() {
+  static const AirTrace t = [] {
+    const std::vector<uint32_t> words = {
+        0x000205b7,  // lui a1, 0x20 (buf = 0x20000, writable)
+        0x00000513,  // addi a0, x0, 0
+        0x00400613,  // addi a2, x0, 4
+        0x03f00893,  // addi a7, x0, 63
+        0x00000073,  // ecall #0: read(0, buf, 4) = 4 (input 'abcdef')
+        0x00000513,  // addi a0, x0, 0
+        0x00000073,  // ecall #1: read(0, buf, 4) = 2 (short: the input ends)
+        0x00000513,  // addi a0, x0, 0
+        0x00000073,  // ecall #2: read(0, buf, 4) = 0 (after the end)
+        0x00000513,  // addi a0, x0, 0
+        0x00000613,  // addi a2, x0, 0
+        0x00000073,  // ecall #3: read(0, buf, 0) = 0
+        0x00300513,  // addi a0, x0, 3
+        0x00400613,  // addi a2, x0, 4
+        0x00000073,  // ecall #4: read(3, buf, 4) = -EBADF
+        0x00100513,  // addi a0, x0, 1
+        0x00300613,  // addi a2, x0, 3
+        0x04000893,  // addi a7, x0, 64
+        0x00000073,  // ecall #5: write(1, buf, 3) = 3
+        0x00200513,  // addi a0, x0, 2
+        0x00200613,  // addi a2, x0, 2
+        0x00000073,  // ecall #6: write(2, buf, 2) = 2
+        0x00500513,  // addi a0, x0, 5
+        0x00000073,  // ecall #7: write(5, buf, 2) = -EBADF
+        0x0005a8b7,  // lui a7, 0x5a
+        0x00000073,  // ecall #8: random_u64()
+        0x00188893,  // addi a7, a7, 1
+        0x00000073,  // ecall #9: cost scope start (0x5A001) = 0
+        0x00188893,  // addi a7, a7, 1
+        0x00000073,  // ecall #10: cost scope end (0x5A002) = 0
+        0x00188893,  // addi a7, a7, 1
+        0x00000073,  // ecall #11: 0x5A003 = -ENOSYS
+        0x0004a8b7,  // lui a7, 0x4a
+        0x00188893,  // addi a7, a7, 1
+        0x00000073,  // ecall #12: 0x4A001 = -ENOSYS
+        0x00100893,  // addi a7, x0, 1
+        0x02089893,  // slli a7, a7, 32
+        0x0005a2b7,  // lui x5, 0x5a
+        0x005888b3,  // add a7, a7, x5
+        0x00000073,  // ecall #13: 2^32 + 0x5A000 = -ENOSYS
+        0x000108b7,  // lui a7, 0x10
+        0x03f88893,  // addi a7, a7, 63
+        0x00700513,  // addi a0, x0, 7
+        0x00000073,  // ecall #14: 0x1003F = -ENOSYS
+        0x05d00893,  // addi a7, x0, 93
+        0x00000513,  // addi a0, x0, 0
+        0x00000073,  // ecall (exit 0)
+    };
+    spec::ProgramImage img;
+    img.entry = 0x10000;
+    std::vector<uint8_t> code;
+    for (uint32_t w : words)
+      for (int k = 0; k < 4; ++k) code.push_back(static_cast<uint8_t>(w >> (8 * k)));
+    img.segments.push_back({0x10000, code.size(), spec::kFlagR | spec::kFlagX, code});
+    const std::string data = "0123456789abcdef";
+    img.segments.push_back({0x20000, 64, spec::kFlagR | spec::kFlagW, std::vector<uint8_t>(data.begin(), data.end())});
+    spec::ExecOptions o;
+    o.trace = true;
+    o.random_seed = 7;
+    const std::string input = "abcdef";
+    const auto run = opt::execute(img, std::vector<uint8_t>(input.begin(), input.end()), o);
+    if (run.status != spec::ExitStatus::kExited) throw std::logic_error("sys_prog did not exit");
+    return build_trace(img, run);
+  }();
+  return t;
+}
+
 // addi a7, x0, 93; remu a7, a7, x0 (a7 % 0 = a7); remu x0, a7, x0; auipc x5, 0x12345; ecall
 // (exit); and a twin ecall. The remus were free steps while divisions were unconstrained; some
 // tests still change their results (and are then rejected by the div table too); x5 is never read.
@@ -440,6 +517,7 @@ void rebalance(AirTrace& t, bool keep_claimed = false, bool recompute_adders = t
   auto& cpu = t.table("cpu");
   const size_t n = real_rows(t);
   std::array<uint64_t, 32> val{}, ts{};
+  TraceTable sys = syscall_table_shape();  // rebuilt from the ecall rows
   std::map<uint64_t, uint64_t> r16;
   for (size_t r = 0; r < n; ++r) {
     auto access = [&](const char* reg, uint64_t stamp, const char* prev, const std::string& dt) {
@@ -464,6 +542,18 @@ void rebalance(AirTrace& t, bool keep_claimed = false, bool recompute_adders = t
     for (int k = 0; k < 4; ++k) r16[get(t, "cpu", r, ("d_v" + std::to_string(k)).c_str())]++;
     access("wr", 4 * clk + 3, "d_prev_ts", "d_dt");
     val[wr] = limbs_value(t, r, "d_v");
+    if (get(t, "cpu", r, "f_system") == 1 && get(t, "cpu", r, "sys_exit") == 0) {  // a syscall row: a1, a2 at 4 clk + 1
+      std::vector<uint64_t> row(sys.columns.size(), 0);
+      auto put = [&](const char* v, uint64_t x) {
+        for (int k = 0; k < 4; ++k) row[sys.col(v + std::to_string(k))] = (x >> (16 * k)) & 0xffff;
+      };
+      row[sys.col("is_real")] = 1, row[sys.col("ts")] = 4 * clk + 1;
+      put("n", limbs_value(t, r, "a_v")), put("f", limbs_value(t, r, "b_v")), put("r", limbs_value(t, r, "d_v"));
+      put("b", val[11]), put("c", val[12]);
+      row[sys.col("bp")] = ts[11], row[sys.col("cp")] = ts[12];
+      ts[11] = ts[12] = 4 * clk + 1;
+      sys.rows.push_back(std::move(row));
+    }
     at(t, "cpu", r, "wr_zero") = get(t, "cpu", r, "wr") == 0;
     at(t, "cpu", r, "wr_inv") = get(t, "cpu", r, "wr") ? Fp::from_u64(get(t, "cpu", r, "wr")).inverse().value() : 0;
     at(t, "cpu", r, "link") = (get(t, "cpu", r, "f_jal") + get(t, "cpu", r, "f_jalr")) % P * (1 - get(t, "cpu", r, "wr_zero")) % P;
@@ -530,6 +620,9 @@ void rebalance(AirTrace& t, bool keep_claimed = false, bool recompute_adders = t
               true);
     }
   }
+  sys.rows.resize(std::max<size_t>(2, std::bit_ceil(sys.rows.size())), std::vector<uint64_t>(sys.columns.size(), 0));
+  fill_syscall_witness(sys);
+  t.table("syscall") = std::move(sys);
   auto& regs = t.table("regs");
   for (auto& row : regs.rows) {
     const uint64_t g = row[regs.col("reg")];
@@ -611,7 +704,7 @@ struct Mutation {
   std::string expect;  // the constraint or bus ID that must reject it
   std::string what;
   std::function<bool(AirTrace&)> apply;  // false: not applicable to this base trace (a test bug)
-  enum class Base { kFib, kMini, kJumps, kIndirect, kAlu, kExit, kMem, kDiv } base = Base::kFib;
+  enum class Base { kFib, kMini, kJumps, kIndirect, kAlu, kExit, kMem, kDiv, kSys } base = Base::kFib;
   AirTrace start() const {
     return base == Base::kMini       ? mini()
            : base == Base::kJumps    ? jumps()
@@ -620,6 +713,7 @@ struct Mutation {
            : base == Base::kExit     ? exit_prog()
            : base == Base::kMem      ? mem_prog()
            : base == Base::kDiv      ? div_prog()
+           : base == Base::kSys      ? sys_prog()
                                      : fib();
   }
 };
@@ -1207,6 +1301,7 @@ void exit_mutations(std::vector<Mutation>& m) {
                  at(t, "cpu", 0, "sys_exit") = 1;
                  pad_from(t, 1);
                  rebalance(t);
+                 t.publics["exit_code"] = 0;  // a0 there
                  return true;
                }, B::kJumps});
   m.push_back({"cpu:c:exit_number_hi", "the exit ecall with a7 = 93 + 2^16 (a program that starts lui a7, 0x10; addi a7, a7, 93)",
@@ -1235,8 +1330,12 @@ void exit_mutations(std::vector<Mutation>& m) {
     at(t, "cpu", 5, "sys_exit") = 1;
     rebalance(t);
   };
-  m.push_back({"cpu:c:not_exit", "an ecall with a7 = 93 that does not stop the run", [continue_after_exit](AirTrace& t) {
+  m.push_back({"cpu:c:not_exit", "an ecall with a7 = 93 that does not stop the run (returning -ENOSYS, the exit code then)",
+               [continue_after_exit](AirTrace& t) {
                  continue_after_exit(t, false);
+                 set_limbs(t, 4, "d_v", ~uint64_t{37});
+                 rebalance(t);
+                 t.publics["exit_code"] = 0xffffffdaull;
                  return true;
                }, B::kExit});
   m.push_back({"cpu:c:exit_last", "an exit ecall (flagged) that does not stop the run", [continue_after_exit](AirTrace& t) {
@@ -2162,6 +2261,345 @@ void div_mutations(std::vector<Mutation>& m) {
 }
 
 
+// ---- syscall mutations (base sys_prog) ---------------------------------------------------
+
+// The syscall table row of sys_prog's k-th ecall (its rows are in ecall order), and its cpu row.
+size_t sys_cpu_row(const AirTrace& t, size_t k) {
+  for (size_t r = 0; r < real_rows(t); ++r)
+    if (get(t, "cpu", r, "f_system") == 1 && get(t, "cpu", r, "sys_exit") == 0 && k-- == 0) return r;
+  throw std::logic_error("sys_prog has no such ecall");
+}
+uint64_t& sys_cell(AirTrace& t, size_t k, const std::string& col) { return cell(t, "syscall", k, col); }
+// The k-th ecall claims `result` (written to a0; everything downstream rebuilt, the syscall table
+// with its witnesses decided by a7). `tweak` then edits that syscall row; with keep_kinds the
+// rows' witnesses are recomputed from the kinds the tweak leaves (an ecall claimed as another
+// kind), and `after` edits the result of that. Lookups are recounted last.
+using SysTweak = std::function<void(AirTrace&, size_t)>;
+void sys_claim(AirTrace& t, size_t k, uint64_t result, const SysTweak& tweak = {}, bool keep_kinds = false,
+               const SysTweak& after = {}) {
+  set_limbs(t, sys_cpu_row(t, k), "d_v", result);
+  rebalance(t);
+  if (tweak) tweak(t, k);
+  if (keep_kinds) fill_syscall_witness(t.table("syscall"), true);
+  if (after) after(t, k);
+  count_lookups(t);
+}
+// eof recomputed along the rows from their short flags (eof_first, eof_next), after a tweak.
+void sys_rechain(AirTrace& t) {
+  auto& st = t.table("syscall");
+  uint64_t eof = 0;
+  for (size_t j = 0; j < st.height() && st.rows[j][st.col("is_real")]; ++j) {
+    st.rows[j][st.col("eof")] = eof;
+    eof |= st.rows[j][st.col("short")];
+  }
+}
+// The k-th ecall claimed as another kind (its k_* columns: `kind` = 1, the others 0).
+SysTweak as_kind(const char* kind) {
+  return [kind](AirTrace& t, size_t k) {
+    for (const char* c : {"k_read", "k_write", "k_random", "k_scope", "k_other"}) sys_cell(t, k, c) = std::string(c) == kind;
+  };
+}
+constexpr uint64_t kEbadf = ~uint64_t{8}, kEnosys = ~uint64_t{37};
+namespace sk {  // sys_prog's ecalls, in order
+constexpr size_t kReadFull = 0, kReadShort = 1, kReadEof = 2, kReadZero = 3, kReadBad = 4, kWriteOut = 5, kWriteLog = 6,
+                 kWriteBad = 7, kRandom = 8, kScope1 = 9, kScope2 = 10, kNear = 11, kN1 = 12, kBig = 13, kLowHigh = 14;
+}
+
+void sys_mutations(std::vector<Mutation>& m) {
+  using B = Mutation::Base;
+  auto add = [&](const std::string& id, const std::string& what, std::function<bool(AirTrace&)> f) {
+    m.push_back({id, what, std::move(f), B::kSys});
+  };
+  auto padding = [](AirTrace& t) {
+    auto& st = t.table("syscall");
+    st.rows.push_back(std::vector<uint64_t>(st.columns.size(), 0));
+    return st.height() - 1;
+  };
+  add("syscall:c:real_bit", "is_real = 2 on a padding row", [padding](AirTrace& t) {
+    sys_cell(t, padding(t), "is_real") = 2;
+    return true;
+  });
+  add("syscall:c:real_prefix", "a padding row between the first two real rows (its order gap bridging them)", [](AirTrace& t) {
+    auto& st = t.table("syscall");
+    std::vector<uint64_t> pad(st.columns.size(), 0);
+    const uint64_t gap = st.rows[1][st.col("ts")] - 1;
+    pad[st.col("tg0")] = gap & 0xffff, pad[st.col("tg1")] = gap >> 16;
+    st.rows.insert(st.rows.begin() + 1, pad);
+    st.rows.pop_back();
+    return true;
+  });
+  add("syscall:c:real_prefix", "a real row after a padding row (the first ecall's row moved to the end)", [padding](AirTrace& t) {
+    auto& st = t.table("syscall");
+    const size_t p = padding(t);
+    std::swap(st.rows[0], st.rows[p]);
+    return true;
+  });
+  add("cpu:b:sys", "an ecall whose syscall row is missing (it claims 7 from read(3, ...), which nothing then checks)", [](AirTrace& t) {
+    sys_claim(t, sk::kReadBad, 7);
+    auto& st = t.table("syscall");
+    st.rows.erase(st.rows.begin() + sk::kReadBad);
+    st.rows.push_back(std::vector<uint64_t>(st.columns.size(), 0));
+    fill_syscall_witness(st);
+    count_lookups(t);
+    return true;
+  });
+  add("syscall:b:ecall", "a syscall row received twice (a copy in a padding row)", [padding](AirTrace& t) {
+    auto& st = t.table("syscall");
+    const size_t p = padding(t);
+    st.rows[p] = st.rows[sk::kWriteOut];
+    count_lookups(t);
+    return true;
+  });
+  for (const char* v : {"b", "c"}) {
+    const std::string n(v), prev = n == "b" ? "bp" : "cp", gap = n == "b" ? "bd" : "cd";
+    add("syscall:b:" + n + "_in", "a" + std::string(n == "b" ? "1" : "2") + " read from a token that was never sent (prev + 1, gap - 1)",
+        [prev, gap](AirTrace& t) {
+          sys_cell(t, sk::kWriteOut, prev) += 1, sys_cell(t, sk::kWriteOut, gap + "0") -= 1;
+          count_lookups(t);
+          return true;
+        });
+    add("syscall:b:" + n + "_out", "fault class 'register value changed': the argument read as another value", [n](AirTrace& t) {
+      sys_cell(t, sk::kWriteOut, n + "0") ^= 1;
+      return true;
+    });
+    add("syscall:c:" + n + "_order", "the argument's access gap off by one", [gap](AirTrace& t) {
+      sys_cell(t, sk::kWriteOut, gap + "0") += 1;
+      count_lookups(t);
+      return true;
+    });
+    add("syscall:c:" + n + "_order", "the argument read before its previous access (prev = ts)", [prev](AirTrace& t) {
+      sys_cell(t, sk::kWriteOut, prev) = sys_cell(t, sk::kWriteOut, "ts");
+      return true;
+    });
+    for (const char* l : {"0", "1"})
+      add("syscall:b:" + gap + l, gap + l + " + 65536", [gap, l](AirTrace& t) {
+        sys_cell(t, sk::kWriteOut, gap + l) += 65536;
+        return true;
+      });
+  }
+  for (const char* kind : {"k_read", "k_write", "k_random", "k_scope", "k_other"})
+    add(std::string("syscall:c:") + kind + "_bit", std::string(kind) + " = 2 on a padding row", [kind, padding](AirTrace& t) {
+      sys_cell(t, padding(t), kind) = 2;
+      return true;
+    });
+  add("syscall:c:one_kind", "0x1003F with no kind at all: its result is then free (claimed 7)", [](AirTrace& t) {
+    sys_claim(t, sk::kLowHigh, 7, [](AirTrace& t, size_t k) { sys_cell(t, k, "k_other") = 0; }, true);
+    return true;
+  });
+  add("syscall:c:read_number", "write(1, buf, 3) claimed -EBADF by calling it a read of fd 1", [](AirTrace& t) {
+    sys_claim(t, sk::kWriteOut, kEbadf, as_kind("k_read"), true);
+    return true;
+  });
+  add("syscall:c:write_number", "read(0, buf, 4) claimed -EBADF by calling it a write to fd 0", [](AirTrace& t) {
+    sys_claim(t, sk::kReadFull, kEbadf, as_kind("k_write"), true);
+    return true;
+  });
+  add("syscall:c:low_high", "0x1003F (-ENOSYS) claimed as a read of fd 7 (-EBADF): its low limb is 63", [](AirTrace& t) {
+    sys_claim(t, sk::kLowHigh, kEbadf, as_kind("k_read"), true);
+    return true;
+  });
+  add("syscall:c:random_number", "0x5A003 (-ENOSYS) claimed as random_u64, returning 12345", [](AirTrace& t) {
+    sys_claim(t, sk::kNear, 12345, as_kind("k_random"), true);
+    return true;
+  });
+  add("syscall:c:scope_number", "0x5A003 (-ENOSYS) claimed as a cost scope, returning 0", [](AirTrace& t) {
+    sys_claim(t, sk::kNear, 0, as_kind("k_scope"), true);
+    return true;
+  });
+  add("syscall:c:zkrv_n1", "0x4A001 (-ENOSYS) claimed as a cost scope, returning 0", [](AirTrace& t) {
+    sys_claim(t, sk::kN1, 0, as_kind("k_scope"), true);
+    return true;
+  });
+  add("syscall:c:zkrv_high", "2^32 + 0x5A000 (-ENOSYS) claimed as random_u64, returning 12345", [](AirTrace& t) {
+    sys_claim(t, sk::kBig, 12345, as_kind("k_random"), true);
+    return true;
+  });
+  add("syscall:c:big_bit", "big = 2 on a padding row", [padding](AirTrace& t) {
+    sys_cell(t, padding(t), "big") = 2;
+    return true;
+  });
+  // a handled number claimed -ENOSYS (k_other), its proof of being unhandled forged
+  add("syscall:c:big_inv", "read(0, buf, 4) claimed -ENOSYS with big = 1 (a7 has no high bits)", [](AirTrace& t) {
+    sys_claim(t, sk::kReadFull, kEnosys, as_kind("k_other"), true, [](AirTrace& t, size_t k) {
+      sys_cell(t, k, "big") = 1, sys_cell(t, k, "ob") = 0, sys_cell(t, k, "pinv") = 0;
+    });
+    return true;
+  });
+  const std::vector<std::pair<const char*, size_t>> chain = {{"p1", sk::kReadFull}, {"p2", sk::kRandom}, {"p3", sk::kScope1}, {"p4", sk::kScope2}};
+  for (size_t i = 0; i < chain.size(); ++i) {
+    const auto [p, k0] = chain[i];
+    add(std::string("syscall:c:") + p, std::string("a handled number claimed -ENOSYS with ") + p + " forged nonzero (the rest of the product follows)",
+        [p = std::string(p), k0 = k0, i](AirTrace& t) {
+          sys_claim(t, k0, kEnosys, as_kind("k_other"), true, [p, i](AirTrace& t, size_t k) {
+            const Fp nl = Fp::from_u64(sys_cell(t, k, "n0")) + Fp::from_u64(65536) * Fp::from_u64(sys_cell(t, k, "n1"));
+            const uint64_t roots[] = {0, 0x5A000, 0x5A001, 0x5A002};
+            Fp v = Fp::from_u64(1);
+            sys_cell(t, k, p) = v.value();
+            for (size_t j = i + 1; j < 4; ++j) {
+              v = v * (nl - Fp::from_u64(roots[j]));
+              sys_cell(t, k, "p" + std::to_string(j + 1)) = v.value();
+            }
+            sys_cell(t, k, "pinv") = v.inverse().value();
+          });
+          return true;
+        });
+  }
+  add("syscall:c:ob", "read(0, buf, 4) claimed -ENOSYS with ob = 0 (no proof that 63 is unhandled)", [](AirTrace& t) {
+    sys_claim(t, sk::kReadFull, kEnosys, as_kind("k_other"), true, [](AirTrace& t, size_t k) { sys_cell(t, k, "ob") = 0; });
+    return true;
+  });
+  add("syscall:c:other_number", "read(0, buf, 4) claimed -ENOSYS (63 is a handled number: p4 = 0 has no inverse)", [](AirTrace& t) {
+    sys_claim(t, sk::kReadFull, kEnosys, as_kind("k_other"), true);
+    return true;
+  });
+  // the fd
+  add("syscall:c:fz_zero", "read(3, buf, 4) claimed a read of the (exhausted) input: 0 instead of -EBADF (fz = 1)", [](AirTrace& t) {
+    sys_claim(t, sk::kReadBad, 0, {}, false, [](AirTrace& t, size_t k) {
+      sys_cell(t, k, "fz") = 1, sys_cell(t, k, "fzinv") = 0, sys_cell(t, k, "g_in") = 1, sys_cell(t, k, "g_bad") = 0;
+      sys_cell(t, k, "d0") = 4, sys_cell(t, k, "short") = 1, sys_cell(t, k, "shinv") = Fp::from_u64(4).inverse().value();
+    });
+    return true;
+  });
+  add("syscall:c:fz_def", "read(0, buf, 4) claimed -EBADF (fz = 0 although a0 = 0)", [](AirTrace& t) {
+    sys_claim(t, sk::kReadFull, kEbadf, {}, false, [](AirTrace& t, size_t k) {
+      sys_cell(t, k, "fz") = 0, sys_cell(t, k, "g_in") = 0, sys_cell(t, k, "g_bad") = 1;
+      for (const char* c : {"d0", "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv"}) sys_cell(t, k, c) = 0;
+      sys_rechain(t);
+    });
+    return true;
+  });
+  add("syscall:c:fw", "write(5, buf, 2) claimed 2 instead of -EBADF: fw forged 0", [](AirTrace& t) {
+    sys_claim(t, sk::kWriteBad, 2, {}, false, [](AirTrace& t, size_t k) {
+      sys_cell(t, k, "fw") = 0, sys_cell(t, k, "fo") = 1, sys_cell(t, k, "foinv") = 0, sys_cell(t, k, "g_out") = 1, sys_cell(t, k, "g_bad") = 0;
+    });
+    return true;
+  });
+  add("syscall:c:fo_zero", "write(5, buf, 2) claimed 2 instead of -EBADF: fo = 1", [](AirTrace& t) {
+    sys_claim(t, sk::kWriteBad, 2, {}, false, [](AirTrace& t, size_t k) {
+      sys_cell(t, k, "fo") = 1, sys_cell(t, k, "foinv") = 0, sys_cell(t, k, "g_out") = 1, sys_cell(t, k, "g_bad") = 0;
+    });
+    return true;
+  });
+  add("syscall:c:fo_def", "write(1, buf, 3) claimed -EBADF (fo = 0 although a0 = 1)", [](AirTrace& t) {
+    sys_claim(t, sk::kWriteOut, kEbadf, {}, false, [](AirTrace& t, size_t k) {
+      sys_cell(t, k, "fo") = 0, sys_cell(t, k, "g_out") = 0, sys_cell(t, k, "g_bad") = 1;
+    });
+    return true;
+  });
+  add("syscall:c:g_in", "read(0, buf, 4) claimed 100 bytes (g_in = 0: no count rule)", [](AirTrace& t) {
+    sys_claim(t, sk::kReadFull, 100, {}, false, [](AirTrace& t, size_t k) {
+      sys_cell(t, k, "g_in") = 0;
+      for (const char* c : {"d0", "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv"}) sys_cell(t, k, c) = 0;
+      sys_rechain(t);
+    });
+    return true;
+  });
+  add("syscall:c:g_bad", "read(3, buf, 4) claimed 4 (g_bad = 0: no -EBADF rule)", [](AirTrace& t) {
+    sys_claim(t, sk::kReadBad, 4, {}, false, [](AirTrace& t, size_t k) { sys_cell(t, k, "g_bad") = 0; });
+    return true;
+  });
+  add("syscall:c:g_out", "write(1, buf, 3) claimed 1000 (g_out = 0: no count rule)", [](AirTrace& t) {
+    sys_claim(t, sk::kWriteOut, 1000, {}, false, [](AirTrace& t, size_t k) { sys_cell(t, k, "g_out") = 0; });
+    return true;
+  });
+  // results: a limb changed
+  struct Res {
+    const char* id;
+    size_t k;
+    const char* what;
+  };
+  for (const Res& rs : std::vector<Res>{{"bad", sk::kReadBad, "read(3, buf, 4)"},
+                                        {"wrote", sk::kWriteOut, "write(1, buf, 3)"},
+                                        {"scope", sk::kScope1, "a cost scope"},
+                                        {"nosys", sk::kNear, "0x5A003"}})
+    for (int l = 0; l < 4; ++l)
+      add(std::string("syscall:c:") + rs.id + std::to_string(l),
+          std::string("fault class 'syscall result changed': ") + rs.what + "'s result with limb " + std::to_string(l) + "'s low bit flipped",
+          [rs, l](AirTrace& t) {
+            const uint64_t truth = limbs_value(t, sys_cpu_row(t, rs.k), "d_v");
+            sys_claim(t, rs.k, truth ^ (uint64_t{1} << (16 * l)));
+            return true;
+          });
+  // reads from the input
+  for (const char* e : {"e0", "e1", "e2"})
+    add(std::string("syscall:c:") + e + "_bit", std::string(e) + " = 2 on the first read's row", [e](AirTrace& t) {
+      sys_cell(t, sk::kReadFull, e) = 2;
+      return true;
+    });
+  for (int l = 0; l < 4; ++l)
+    add("syscall:c:count" + std::to_string(l), "read(0, buf, 4) claimed 4 + 2^" + std::to_string(16 * l) + " bytes (d kept 0)", [l](AirTrace& t) {
+      sys_claim(t, sk::kReadFull, 4 + (uint64_t{1} << (16 * l)), {}, false, [](AirTrace& t, size_t k) {
+        for (const char* c : {"d0", "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv"}) sys_cell(t, k, c) = 0;
+        for (size_t j = k + 1; j < sk::kReadEof; ++j) sys_cell(t, j, "eof") = 0;
+      });
+      return true;
+    });
+  for (const char* d : {"d0", "d1", "d2", "d3"})
+    add(std::string("syscall:b:") + d, std::string(d) + " + 65536 on the short read's row", [d](AirTrace& t) {
+      sys_cell(t, sk::kReadShort, d) += 65536;
+      return true;
+    });
+  add("syscall:c:d_unused", "d0 = 1 on a write's row (after the end of the input, so short = 1 changes nothing)", [](AirTrace& t) {
+    sys_cell(t, sk::kWriteOut, "d0") = 1, sys_cell(t, sk::kWriteOut, "short") = 1, sys_cell(t, sk::kWriteOut, "shinv") = 1;
+    count_lookups(t);
+    return true;
+  });
+  add("syscall:c:short_bit", "short = 2 on the short read's row", [](AirTrace& t) {
+    sys_cell(t, sk::kReadShort, "short") = 2;
+    return true;
+  });
+  add("syscall:c:short_set", "the short read claimed not short (short = 0), so the next read returns 4 more bytes", [](AirTrace& t) {
+    sys_claim(t, sk::kReadEof, 4, {}, false, [](AirTrace& t, size_t k) {
+      sys_cell(t, sk::kReadShort, "short") = 0, sys_cell(t, sk::kReadShort, "shinv") = 0;
+      for (const char* c : {"d0", "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv"}) sys_cell(t, k, c) = 0;
+      for (size_t j = sk::kReadEof; j <= sk::kLowHigh; ++j) sys_cell(t, j, "eof") = 0;
+    });
+    return true;
+  });
+  add("syscall:c:short_inv", "read(0, buf, 0) claimed short (short = 1, d = 0)", [](AirTrace& t) {
+    sys_cell(t, sk::kReadZero, "short") = 1;
+    return true;
+  });
+  add("syscall:c:eof_bit", "eof = 2 on the last syscall row", [](AirTrace& t) {
+    sys_cell(t, sk::kLowHigh, "eof") = 2;
+    return true;
+  });
+  add("syscall:c:eof_first", "the input claimed exhausted from the start", [](AirTrace& t) {
+    sys_cell(t, 0, "eof") = 1;
+    return true;
+  });
+  add("syscall:c:eof_next", "the read after the short one claimed 4 bytes, with eof reset to 0 there", [](AirTrace& t) {
+    sys_claim(t, sk::kReadEof, 4, {}, false, [](AirTrace& t, size_t k) {
+      for (const char* c : {"d0", "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv"}) sys_cell(t, k, c) = 0;
+      for (size_t j = sk::kReadEof; j <= sk::kLowHigh; ++j) sys_cell(t, j, "eof") = 0;
+    });
+    return true;
+  });
+  add("syscall:c:eof_empty", "the read after the short one returns 4 bytes (eof = 1 kept)", [](AirTrace& t) {
+    sys_claim(t, sk::kReadEof, 4, {}, false, [](AirTrace& t, size_t k) {
+      for (const char* c : {"d0", "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv"}) sys_cell(t, k, c) = 0;
+    });
+    return true;
+  });
+  add("syscall:c:order", "an order gap off by one", [](AirTrace& t) {
+    sys_cell(t, sk::kWriteOut, "tg0") += 1;
+    count_lookups(t);
+    return true;
+  });
+  add("syscall:c:order", "two syscall rows swapped (the cost scopes)", [](AirTrace& t) {
+    auto& st = t.table("syscall");
+    std::swap(st.rows[sk::kScope1], st.rows[sk::kScope2]);
+    fill_syscall_witness(st);
+    count_lookups(t);
+    return true;
+  });
+  for (const char* g : {"tg0", "tg1"})
+    add(std::string("syscall:b:") + g, std::string(g) + " + 65536", [g](AirTrace& t) {
+      sys_cell(t, sk::kWriteOut, g) += 65536;
+      return true;
+    });
+}
+
 // ---- shift mutations (base alu_prog) -------------------------------------------------------
 
 // A shift row derived from (code, a, b) as the trace builder does, except for the columns in
@@ -2815,6 +3253,7 @@ std::vector<Mutation> all_mutations() {
   mem_mutations(m);
   mul_mutations(m);
   div_mutations(m);
+  sys_mutations(m);
   shift_mutations(m);
   return m;
 }
@@ -2841,7 +3280,7 @@ std::string verdict(const CheckReport& rep, const std::string& expect) {
 // ---- the tests -----------------------------------------------------------------------------
 
 TEST(Air, BaseTracesPass) {
-  for (const AirTrace* t : {&fib(), &mini(), &jumps(), &indirect(), &alu_prog(), &exit_prog(), &mem_prog(), &div_prog()}) {
+  for (const AirTrace* t : {&fib(), &mini(), &jumps(), &indirect(), &alu_prog(), &exit_prog(), &mem_prog(), &div_prog(), &sys_prog()}) {
     const auto rep = check_trace(*t);
     EXPECT_TRUE(rep.ok()) << rep.summary();
     EXPECT_FALSE(spec_disagreement(the_spec(), *t));
@@ -2899,18 +3338,21 @@ TEST(Air, AdequacyKillRate) {
       "cpu:c:f_branch_bit", "cpu:c:f_load_bit", "cpu:c:f_store_bit", "cpu:c:f_opimm_bit", "cpu:c:f_op_bit",
       "cpu:c:f_opimm32_bit", "cpu:c:f_op32_bit", "cpu:c:f_system_bit", "cpu:c:f_fence_bit", "cpu:c:ra",
       "cpu:c:wr", "cpu:c:wr_zero_bit", "cpu:c:c3_bit", "cpu:c:adder_s3", "cpu:c:msgn_bit",
-      "cpu:c:sys_exit_bit", "cpu:c:sys_exit_ecall", "div:c:s_div_bit", "div:c:s_divu_bit", "div:c:s_rem_bit",
-      "div:c:s_remu_bit", "div:c:s_divw_bit", "div:c:s_divuw_bit", "div:c:s_remw_bit", "div:c:s_remuw_bit",
-      "div:c:one_op", "div:c:sa31_bit", "div:c:sb31_bit", "div:c:xs_bit", "div:c:ys_bit",
-      "div:c:ms_bit", "div:c:ms", "div:c:sm", "div:c:hop", "div:c:c0_bit",
-      "div:c:c1_bit", "div:c:c2_bit", "div:c:c3_bit", "div:c:g_bit", "div:c:ov_def",
-      "div:c:dz_def", "div:c:cy0_bit", "div:c:cy1_bit", "div:c:cy2_bit", "div:c:cm0_bit",
-      "div:c:cm1_bit", "div:c:cm2_bit", "div:c:e0_bit", "div:c:e1_bit", "div:c:e2_bit",
-      "div:c:w_bit", "io:c:real_bit", "mem:c:real_bit", "mem:c:from_file_bit", "mul:c:s_mul_bit",
-      "mul:c:s_mulh_bit", "mul:c:s_mulhsu_bit", "mul:c:s_mulhu_bit", "mul:c:s_mulw_bit", "mul:c:sa_bit",
-      "mul:c:sb_bit", "mul:c:bw0_small", "mul:c:bw1_small", "mul:c:bw2_small", "mul:c:w_bit",
-      "shift:c:s_sll_bit", "shift:c:s_srl_bit", "shift:c:s_sra_bit", "shift:c:s_sllw_bit", "shift:c:s_srlw_bit",
-      "shift:c:s_sraw_bit", "shift:c:one_op", "shift:c:s5_bit", "shift:c:sa31_bit", "shift:c:w_bit"};
+      "cpu:c:sys_exit_bit", "cpu:c:sys_exit_ecall", "div:c:s_div_bit",
+      "div:c:s_divu_bit", "div:c:s_rem_bit", "div:c:s_remu_bit", "div:c:s_divw_bit", "div:c:s_divuw_bit",
+      "div:c:s_remw_bit", "div:c:s_remuw_bit", "div:c:one_op", "div:c:sa31_bit", "div:c:sb31_bit",
+      "div:c:xs_bit", "div:c:ys_bit", "div:c:ms_bit", "div:c:ms", "div:c:sm",
+      "div:c:hop", "div:c:c0_bit", "div:c:c1_bit", "div:c:c2_bit", "div:c:c3_bit",
+      "div:c:g_bit", "div:c:ov_def", "div:c:dz_def", "div:c:cy0_bit", "div:c:cy1_bit",
+      "div:c:cy2_bit", "div:c:cm0_bit", "div:c:cm1_bit", "div:c:cm2_bit", "div:c:e0_bit",
+      "div:c:e1_bit", "div:c:e2_bit", "div:c:w_bit", "io:c:real_bit", "mem:c:real_bit",
+      "mem:c:from_file_bit", "mul:c:s_mul_bit", "mul:c:s_mulh_bit", "mul:c:s_mulhsu_bit", "mul:c:s_mulhu_bit",
+      "mul:c:s_mulw_bit", "mul:c:sa_bit", "mul:c:sb_bit", "mul:c:bw0_small", "mul:c:bw1_small",
+      "mul:c:bw2_small", "mul:c:w_bit", "shift:c:s_sll_bit", "shift:c:s_srl_bit", "shift:c:s_sra_bit",
+      "shift:c:s_sllw_bit", "shift:c:s_srlw_bit", "shift:c:s_sraw_bit", "shift:c:one_op", "shift:c:s5_bit",
+      "shift:c:sa31_bit", "shift:c:w_bit", "syscall:c:real_bit", "syscall:c:k_read_bit", "syscall:c:k_write_bit",
+      "syscall:c:k_random_bit", "syscall:c:k_scope_bit", "syscall:c:k_other_bit", "syscall:c:big_bit", "syscall:c:e0_bit",
+      "syscall:c:e1_bit", "syscall:c:e2_bit", "syscall:c:short_bit", "syscall:c:eof_bit", "syscall:c:eof_first"};
   std::printf("adequacy: %zu of %zu constraints killed (%.0f%%)\n", killed.size(), killed.size() + survivors.size(),
               100.0 * killed.size() / (killed.size() + survivors.size()));
   for (const auto& sv : survivors) {

@@ -245,9 +245,8 @@ int cmd_check(const CheckArgs& a) {
   size_t io = 0;
   const auto& io_table = trace.table("io");
   for (const auto& row : io_table.rows) io += row[io_table.col("is_real")] != 0;
-  std::cerr << "zkrv: exit code " << trace.publics.at("exit_code") << "; not yet constrained (spec/tables/air.md): the "
-            << io
-            << " memory byte(s) syscalls moved and every syscall result other than the exit (io table)\n";
+  std::cerr << "zkrv: exit code " << trace.publics.at("exit_code") << "; not yet constrained (spec/tables/air.md): which "
+            << io << " memory byte(s) the read and write syscalls moved, and the public output (io table)\n";
   return 0;
 }
 
