@@ -799,10 +799,6 @@ void eval_cpu(const TraceTable& t, const AirTrace& trace, Sink& s) {
       c("cpu:c:load_write2", x("f_load") * (one - x("wr_zero")) * (x("d_v2") - x("lv4") - f(256) * x("lv5")));
       // spec: cpu:c:load_write3
       c("cpu:c:load_write3", x("f_load") * (one - x("wr_zero")) * (x("d_v3") - x("lv6") - f(256) * x("lv7")));
-      // spec: cpu:c:io_only
-      c("cpu:c:io_only", (one - x("f_system")) * x("io_count"));
-      // spec: cpu:b:io
-      s.bus("cpu", "cpu:b:io", "ecall", true, r, {ts.value()}, x("io_count").value());
       // spec: cpu:b:sys
       s.bus("cpu", "cpu:b:sys", "sys", true, r,
             {(f(4) * x("clk") + one).value(), x("a_v0").value(), x("a_v1").value(), x("a_v2").value(), x("a_v3").value(), x("b_v0").value(),
@@ -1121,14 +1117,16 @@ void eval_image(const TraceTable& t, Sink& s) {
 // ---- io (spec/tables/io.md) ----
 void eval_io(const TraceTable& t, Sink& s) {
   const auto index = column_index(t);
-  for (size_t r = 0; r < t.height(); ++r) {
+  const size_t h = t.height();
+  for (size_t r = 0; r < h; ++r) {
     const RowView x{t, index, r};
+    const bool trans = r + 1 < h;
     const Fp one = f(1), real = x("is_real");
     auto c = [&](std::string_view id, Fp v) { s.constraint("io", id, r, v.value()); };
     // spec: io:c:real_bit
     c("io:c:real_bit", real * (real - one));
-    // spec: io:b:ecall
-    s.bus("io", "io:b:ecall", "ecall", false, r, {x("ts").value()}, real.value());
+    // spec: io:c:real_prefix
+    if (trans) c("io:c:real_prefix", x.next("is_real") * (one - real));
     // spec: io:b:in
     s.bus("io", "io:b:in", "mem", false, r, {x("addr").value(), x("prev_ts").value(), x("old").value(), x("w").value()}, real.value());
     // spec: io:b:out
@@ -1141,8 +1139,47 @@ void eval_io(const TraceTable& t, Sink& s) {
     s.bus("io", "io:b:dt1", "range16", true, r, {x("dt1").value()}, real.value());
     // spec: io:b:new
     s.bus("io", "io:b:new", "byte", true, r, {x("new").value()}, real.value());
-    // spec: io:c:writable
-    c("io:c:writable", real * (one - x("w")) * (x("new") - x("old")));
+    const Fp last = x("last"), more = one - last;
+    // spec: io:c:last_bit
+    c("io:c:last_bit", last * (last - one));
+    // spec: io:c:last_real
+    c("io:c:last_real", last * (one - real));
+    // spec: io:c:idx_first
+    if (r == 0) c("io:c:idx_first", x("idx"));
+    if (trans) {
+      const Fp next_real = x.next("is_real");
+      // spec: io:c:next_idx
+      c("io:c:next_idx", next_real * (x.next("idx") - more * (x("idx") + one)));
+      // spec: io:c:next_ts
+      c("io:c:next_ts", next_real * more * (x.next("ts") - x("ts")));
+      // spec: io:c:next_addr
+      c("io:c:next_addr", next_real * more * (x.next("addr") - x("addr") - one));
+      // spec: io:c:next_rd
+      c("io:c:next_rd", next_real * more * (x.next("rd") - x("rd")));
+      // spec: io:c:next_out
+      c("io:c:next_out", next_real * more * (x.next("out") - x("out")));
+      // spec: io:c:next_opos
+      c("io:c:next_opos", next_real * more * (x.next("opos") - x("opos") - one));
+      // spec: io:c:group_end
+      c("io:c:group_end", real * (one - next_real) * more);
+    }
+    // spec: io:c:group_end_last
+    if (r + 1 == h) c("io:c:group_end_last", real * more);
+    // spec: io:b:group
+    s.bus("io", "io:b:group", "iogroup", false, r,
+          {x("ts").value(), (x("addr") - x("idx")).value(), (x("idx") + one).value(), x("rd").value(), x("out").value(),
+           (x("opos") - x("idx")).value()},
+          last.value());
+    // spec: io:c:rd_bit
+    c("io:c:rd_bit", x("rd") * (x("rd") - one));
+    // spec: io:c:out_bit
+    c("io:c:out_bit", x("out") * (x("out") - one));
+    // spec: io:c:rd_writable
+    c("io:c:rd_writable", x("rd") * (one - x("w")));
+    // spec: io:c:write_keeps
+    c("io:c:write_keeps", (real - x("rd")) * (x("new") - x("old")));
+    // spec: io:b:output
+    s.bus("io", "io:b:output", "output", true, r, {x("opos").value(), x("new").value()}, x("out").value());
   }
 }
 
@@ -1385,6 +1422,16 @@ void eval_mul(const TraceTable& t, Sink& s) {
     c("mul:c:r2", col("r", 2) - x("s_mul") * col("p", 2) - high * col("h", 2) - x("s_mulw") * f(65535) * x("w"));
     // spec: mul:c:r3
     c("mul:c:r3", col("r", 3) - x("s_mul") * col("p", 3) - high * col("h", 3) - x("s_mulw") * f(65535) * x("w"));
+  }
+}
+
+// ---- output (spec/tables/output.md) ----
+void eval_output(const TraceTable& t, Sink& s) {
+  const auto index = column_index(t);
+  for (size_t r = 0; r < t.height(); ++r) {
+    const RowView x{t, index, r};
+    // spec: output:b:bytes
+    s.bus("output", "output:b:bytes", "output", false, r, {x("pos").value(), x("value").value()}, x("is_real").value());
   }
 }
 
@@ -1736,6 +1783,31 @@ void eval_syscall(const TraceTable& t, Sink& s) {
     if (trans) c("syscall:c:eof_next", x.next("is_real") * (x.next("eof") - x("eof") - x("short") + x("eof") * x("short")));
     // spec: syscall:c:eof_empty
     c("syscall:c:eof_empty", x("g_in") * x("eof") * (x("r0") + x("r1") + x("r2") + x("r3")));
+    // spec: syscall:c:out1
+    c("syscall:c:out1", x("out1") - x("g_out") * (f(2) - x("f0")));
+    // spec: syscall:c:r_small
+    c("syscall:c:r_small", x("g_in") * (x("r2") + x("r3")));
+    // spec: syscall:c:c_small
+    c("syscall:c:c_small", x("g_out") * (x("c2") + x("c3")));
+    // spec: syscall:c:mv
+    c("syscall:c:mv", x("mv") - x("g_in") * (x("r0") + k16 * x("r1")) - x("g_out") * (x("c0") + k16 * x("c1")));
+    // spec: syscall:c:mvz_set
+    c("syscall:c:mvz_set", x("mv") * (one - x("mvz")));
+    // spec: syscall:c:mvz_inv
+    c("syscall:c:mvz_inv", x("mvz") * (x("mv") * x("mvinv") - one));
+    // spec: syscall:c:buf_small
+    c("syscall:c:buf_small", x("mvz") * (x("b2") + x("b3")));
+    // spec: syscall:c:ostart
+    c("syscall:c:ostart", x("ostart") - x("out1") * x("opos"));
+    // spec: syscall:b:io
+    s.bus("syscall", "syscall:b:io", "iogroup", true, r,
+          {(x("ts") + f(2)).value(), (x("b0") + k16 * x("b1")).value(), x("mv").value(), x("g_in").value(), x("out1").value(),
+           x("ostart").value()},
+          x("mvz").value());
+    // spec: syscall:c:opos_first
+    if (r == 0) c("syscall:c:opos_first", x("opos"));
+    // spec: syscall:c:opos_next
+    if (trans) c("syscall:c:opos_next", x.next("is_real") * (x.next("opos") - x("opos") - x("out1") * x("mv")));
     // spec: syscall:c:order
     if (trans) c("syscall:c:order", x.next("is_real") * (x.next("ts") - x("ts") - one - x("tg0") - k16 * x("tg1")));
     // spec: syscall:b:tg0
@@ -1749,7 +1821,7 @@ void eval_syscall(const TraceTable& t, Sink& s) {
 
 const std::vector<std::string>& bus_names() {
   static const std::vector<std::string> names = {"byte",  "program", "range16", "reg",   "alu",
-                                                       "pow2",  "and8",    "mem",     "segment", "image", "ecall", "sys"};
+                                                       "pow2",  "and8",    "mem",     "segment", "image", "sys",   "iogroup", "output"};
   return names;
 }
 
@@ -1763,6 +1835,7 @@ void evaluate(const AirTrace& trace, Sink& sink) {
   eval_io(trace.table("io"), sink);
   eval_mem(trace.table("mem"), sink);
   eval_mul(trace.table("mul"), sink);
+  eval_output(trace.table("output"), sink);
   eval_pow2(trace.table("pow2"), sink);
   eval_program(trace.table("program"), sink);
   eval_range16(trace.table("range16"), sink);

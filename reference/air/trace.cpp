@@ -288,14 +288,15 @@ TraceTable syscall_table_shape() {
     for (int k = 0; k < 4; ++k) t.columns.push_back(v + std::to_string(k));
   for (const char* c : {"bp", "bd0", "bd1", "cp", "cd0", "cd1", "k_read", "k_write", "k_random", "k_scope", "k_other", "big",
                         "biginv", "p1", "p2", "p3", "p4", "pinv", "ob", "fz", "fzinv", "fw", "fo", "foinv", "g_in", "g_bad",
-                        "g_out", "d0", "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv", "eof", "tg0", "tg1"})
+                        "g_out", "d0", "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv", "eof", "out1", "mv", "mvz", "mvinv", "opos",
+                        "ostart", "tg0", "tg1"})
     t.columns.push_back(c);
   return t;
 }
 
 void fill_syscall_witness(TraceTable& t, bool keep_kinds) {
   const Fp k16 = Fp::from_u64(65536);
-  uint64_t eof = 0;
+  uint64_t eof = 0, opos = 0;
   for (size_t i = 0; i < t.height(); ++i) {
     auto& row = t.rows[i];
     auto set = [&](const char* c, uint64_t v) { row[t.col(c)] = v; };
@@ -308,7 +309,8 @@ void fill_syscall_witness(TraceTable& t, bool keep_kinds) {
     const std::array<uint64_t, 5> kinds = {get("k_read"), get("k_write"), get("k_random"), get("k_scope"), get("k_other")};
     for (const char* c : {"bd0", "bd1", "cd0", "cd1", "k_read", "k_write", "k_random", "k_scope", "k_other", "big", "biginv", "p1",
                           "p2", "p3", "p4", "pinv", "ob", "fz", "fzinv", "fw", "fo", "foinv", "g_in", "g_bad", "g_out", "d0",
-                          "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv", "eof", "tg0", "tg1"})
+                          "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv", "eof", "out1", "mv", "mvz", "mvinv", "opos",
+                          "ostart", "tg0", "tg1"})
       set(c, 0);
     if (!get("is_real")) continue;
     const uint64_t ts = get("ts"), n = value("n"), fd = value("f"), res = value("r"), count = value("c");
@@ -348,6 +350,13 @@ void fill_syscall_witness(TraceTable& t, bool keep_kinds) {
     set("short", dsum != 0), set("shinv", dsum ? Fp::from_u64(dsum).inverse().value() : 0);
     set("eof", eof);
     eof = eof | (dsum != 0);
+    // the bytes moved (io groups) and the public output's length so far
+    const bool out1 = g_out && fd == 1;
+    const Fp mv = Fp::from_u64(g_in) * (Fp::from_u64(get("r0")) + k16 * Fp::from_u64(get("r1"))) +
+                  Fp::from_u64(g_out) * (Fp::from_u64(get("c0")) + k16 * Fp::from_u64(get("c1")));
+    set("out1", out1), set("mv", mv.value()), set("mvz", mv.value() != 0), set("mvinv", mv.value() ? mv.inverse().value() : 0);
+    set("opos", opos), set("ostart", out1 ? opos : 0);
+    if (out1) opos = (Fp::from_u64(opos) + mv).value();
     if (i + 1 < t.height() && t.rows[i + 1][t.col("is_real")]) {
       const uint64_t gap = t.rows[i + 1][t.col("ts")] - ts - 1;
       set("tg0", gap & 0xffff), set("tg1", (gap >> 16));
@@ -624,7 +633,6 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
     for (int j = 0; j < 8; ++j) cpu.columns.push_back(v + std::to_string(j));
   for (const char* c : {"mtop", "msgn", "mh", "mext"}) cpu.columns.push_back(c);
   for (int j = 0; j < 8; ++j) cpu.columns.push_back("lv" + std::to_string(j));
-  cpu.columns.push_back("io_count");
   // the register file, replayed: value and timestamp of the last access of each register
   std::array<uint64_t, 32> reg_val{}, reg_ts{};
   TraceTable sys = syscall_table_shape();
@@ -756,14 +764,23 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   segments.rows.resize(pow2_at_least(segments.rows.size(), 1), {0, 0, 0, 0, 0});
   img.rows.resize(pow2_at_least(img.rows.size(), 1), {0, 0, 0});
   // io: the bytes read and write syscalls move, at their ecall's timestamp
-  TraceTable io{"io", {"is_real", "ts", "addr", "old", "new", "w", "prev_ts", "dt0", "dt1"}, {}};
+  // (a group per syscall: idx, last, read, to the output, output position; spec/tables/io.md)
+  TraceTable io{"io", {"is_real", "ts", "addr", "old", "new", "w", "prev_ts", "dt0", "dt1", "idx", "last", "rd", "out", "opos"}, {}};
+  std::vector<uint8_t> written;  // the bytes written to fd 1, in order
   for (const auto& ev : run.syscalls) {
-    if (ev.number != spec::kSysRead && ev.number != spec::kSysWrite) continue;
+    const bool read = ev.number == spec::kSysRead && ev.args[0] == 0, write = ev.number == spec::kSysWrite && (ev.args[0] == 1 || ev.args[0] == 2);
+    if (!read && !write) continue;
+    const bool out = write && ev.args[0] == 1;
     for (size_t k = 0; k < ev.bytes.size(); ++k)
-      io.rows.push_back({1, 4 * ev.cycle + 3, ev.args[1] + k, 0, ev.bytes[k], 0, 0, 0, 0});
-    if (ev.cycle < cpu.height()) cpu.rows[ev.cycle][cpu.col("io_count")] += ev.bytes.size();
+      io.rows.push_back({1, 4 * ev.cycle + 3, ev.args[1] + k, 0, ev.bytes[k], 0, 0, 0, 0, k, k + 1 == ev.bytes.size(), read, out,
+                         out ? written.size() + k : k});
+    if (out) written.insert(written.end(), ev.bytes.begin(), ev.bytes.end());
   }
   io.rows.resize(pow2_at_least(io.rows.size(), 2), std::vector<uint64_t>(io.columns.size(), 0));
+  if (written != run.output) throw std::logic_error("trace builder: the bytes written to fd 1 are not the run's output");
+  TraceTable output{"output", {"is_real", "pos", "value"}, {}};
+  for (size_t j = 0; j < run.output.size(); ++j) output.rows.push_back({1, j, run.output[j]});
+  output.rows.resize(pow2_at_least(output.rows.size(), 2), {0, 0, 0});
 
   TraceTable regs{"regs", {"reg", "final_ts", "final_v0", "final_v1", "final_v2", "final_v3"}, {}};
   for (uint64_t r = 0; r < 32; ++r)
@@ -781,6 +798,7 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
                                  "lo0", "lo1", "hi0", "hi1", "fd0", "fd1", "gap0", "gap1"},
                                 {}});
   t.tables.push_back(alu_table_shape("mul"));
+  t.tables.push_back(std::move(output));
   {
     TraceTable pow2{"pow2", {"k", "q0", "q1", "q2", "q3", "mult"}, {}};
     for (uint64_t k = 0; k < 64; ++k) {

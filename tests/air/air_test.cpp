@@ -298,7 +298,8 @@ const AirTrace& div_prog() {
 }
 
 // Every syscall kind: reads from the input (input "abcdef": 4 bytes, a short read of 2, a read
-// after the end, a read of 0 bytes), a read of a bad fd, writes to fd 1, fd 2 and a bad fd,
+// after the end, a read of 0 bytes), a read of a bad fd, writes to fd 1, fd 2 and a bad fd (0x10001,
+// whose low limb is 1),
 // random_u64, both cost scopes, and four unhandled numbers next to handled ones (0x5A003,
 // 0x4A001, 2^32 + 0x5A000, 0x1003F), then the exit. Code at 0x10000, a writable buffer at
 // 0x20000. Executed by the executor.
@@ -327,8 +328,9 @@ const AirTrace& sys_prog() {
         0x00200513,  // addi a0, x0, 2
         0x00200613,  // addi a2, x0, 2
         0x00000073,  // ecall #6: write(2, buf, 2) = 2
-        0x00500513,  // addi a0, x0, 5
-        0x00000073,  // ecall #7: write(5, buf, 2) = -EBADF
+        0x00010537,  // lui a0, 0x10
+        0x00150513,  // addi a0, a0, 1
+        0x00000073,  // ecall #7: write(0x10001, buf, 2) = -EBADF (fd's low limb 1)
         0x0005a8b7,  // lui a7, 0x5a
         0x00000073,  // ecall #8: random_u64()
         0x00188893,  // addi a7, a7, 1
@@ -438,6 +440,65 @@ const AirTrace& mem_prog() {
 
 // ---- editing traces ----------------------------------------------------------------------
 
+// Switches for mutations that keep a claim rebalance would otherwise recompute.
+bool g_keep_mo = false, g_keep_store_bytes = false, g_keep_load_bytes = false;
+// The io rows rebuilt from the syscall rows, as a prover would: one group per syscall that moves
+// bytes (mv rows each, in order); a read's bytes stay as the trace's group in the same place has
+// them (0 where it had none),
+// a write's are memory's; then the memory argument replayed and the public output taken to be
+// what the fd 1 groups send.
+void rebuild_io(AirTrace& t) {
+  // the io rows: one group per syscall that moves bytes (mv rows each, in order), as the syscall
+  // rows say; a read's bytes stay as the trace has them (0 where it had none), a write's are
+  // memory's; the public output is what the fd 1 groups then send
+  {
+    auto& io = t.table("io");
+    const auto& st = t.table("syscall");
+    std::vector<std::vector<uint64_t>> groups(1);  // the trace's groups' bytes, in order
+    for (const auto& row : io.rows) {
+      if (!row[io.col("is_real")]) continue;
+      groups.back().push_back(row[io.col("new")]);
+      if (row[io.col("last")]) groups.emplace_back();
+    }
+    size_t g = 0;
+    std::vector<std::vector<uint64_t>> rows;
+    for (const auto& srow : st.rows) {
+      if (!srow[st.col("mvz")]) continue;
+      const std::vector<uint64_t> none, &had = g < groups.size() ? groups[g] : none;
+      ++g;
+      const uint64_t mv = srow[st.col("mv")], buf = srow[st.col("b0")] + 65536 * srow[st.col("b1")], ts = srow[st.col("ts")] + 2;
+      for (uint64_t k = 0; k < mv && rows.size() < (uint64_t{1} << 20); ++k) {
+        std::vector<uint64_t> row(io.columns.size(), 0);
+        row[io.col("is_real")] = 1, row[io.col("ts")] = ts, row[io.col("addr")] = buf + k, row[io.col("idx")] = k;
+        row[io.col("last")] = k + 1 == mv, row[io.col("rd")] = srow[st.col("g_in")], row[io.col("out")] = srow[st.col("out1")];
+        row[io.col("opos")] = srow[st.col("ostart")] + k;
+        row[io.col("new")] = k < had.size() ? had[k] : 0;
+        rows.push_back(std::move(row));
+      }
+    }
+    rows.resize(std::max<size_t>(2, std::bit_ceil(rows.size())), std::vector<uint64_t>(io.columns.size(), 0));
+    io.rows = std::move(rows);
+  }
+  replay_memory(t, g_keep_load_bytes);
+  {  // a write's bytes are memory's; the public output is the fd 1 bytes in position order
+    auto& io = t.table("io");
+    for (bool changed = true; changed;) {  // until every write leaves what it found (each pass fixes one more)
+      changed = false;
+      for (auto& row : io.rows)
+        if (row[io.col("is_real")] && !row[io.col("rd")] && row[io.col("new")] != row[io.col("old")])
+          row[io.col("new")] = row[io.col("old")], changed = true;
+      if (changed) replay_memory(t, g_keep_load_bytes);
+    }
+    std::map<uint64_t, uint64_t> out;  // the claimed output: the fd 1 bytes in position order
+    for (const auto& row : io.rows)
+      if (row[io.col("out")]) out[row[io.col("opos")]] = row[io.col("new")];
+    auto& ot = t.table("output");
+    ot.rows.clear();
+    for (const auto& [pos, v] : out) ot.rows.push_back({1, ot.rows.size(), v});  // as the verifier builds it (output.md)
+    ot.rows.resize(std::max<size_t>(2, std::bit_ceil(ot.rows.size())), {0, 0, 0});
+  }
+}
+
 uint64_t& at(AirTrace& t, const char* table, size_t row, const char* col) {
   auto& tab = t.table(table);
   return tab.rows[row][tab.col(col)];
@@ -505,8 +566,6 @@ void set_limbs(AirTrace& t, size_t r, const std::string& prefix, uint64_t v) {
 // regs table's final tokens and every multiplicity column (byte, program, range16) are
 // recomputed, so that a mutation keeps all buses balanced whenever its tuples can exist.
 void recount_range16(AirTrace& t);
-// Switches for mutations that keep a claim rebalance would otherwise recompute.
-bool g_keep_mo = false, g_keep_store_bytes = false, g_keep_load_bytes = false;
 struct Keep {  // sets a switch for one scope
   bool& flag;
   explicit Keep(bool& f) : flag(f) { flag = true; }
@@ -631,17 +690,8 @@ void rebalance(AirTrace& t, bool keep_claimed = false, bool recompute_adders = t
     for (int k = 0; k < 4; ++k) row[regs.col("final_v" + std::to_string(k))] = (v >> (16 * k)) & 0xffff;
   }
   (void)r16;
-  // the io rows belong, in groups of io_count, to the ecalls that move bytes: their timestamps
-  // follow the ecalls' clk
-  {
-    auto& io = t.table("io");
-    size_t i = 0;
-    for (size_t r = 0; r < cpu.height(); ++r)
-      for (uint64_t k = 0; k < get(t, "cpu", r, "io_count") && i < io.height(); ++k, ++i)
-        if (io.rows[i][io.col("is_real")]) io.rows[i][io.col("ts")] = 4 * get(t, "cpu", r, "clk") + 3;
-  }
   fill_alu_tables(t);
-  replay_memory(t, g_keep_load_bytes);
+  rebuild_io(t);
   count_lookups(t);
 }
 // Every lookup multiplicity (byte, range16, and8, program) recounted from the trace's sends.
@@ -1561,23 +1611,6 @@ void mem_mutations(std::vector<Mutation>& m) {
                  at(t, "cpu", row_with_insn(t, mw::kLb), "msgn") = 2;
                  return true;
                }, B::kMem});
-  m.push_back({"cpu:c:io_only", "a lui row that moves a memory byte through the io table", [](AirTrace& t) {
-                 const size_t r = row_with_insn(t, mw::kLui20);
-                 at(t, "cpu", r, "io_count") = 1;
-                 auto& io = t.table("io");
-                 io.rows[0][io.col("is_real")] = 1, io.rows[0][io.col("ts")] = 4 * get(t, "cpu", r, "clk") + 3;
-                 io.rows[0][io.col("addr")] = 0x30000 + 20, io.rows[0][io.col("new")] = 0x77;
-                 rebalance(t);
-                 return true;
-               }, B::kMem});
-  m.push_back({"cpu:b:io", "the read ecall claims one more io byte", [](AirTrace& t) {
-                 for (size_t r = 0; r < real_rows(t); ++r)
-                   if (get(t, "cpu", r, "io_count") > 0) {
-                     at(t, "cpu", r, "io_count") += 1;
-                     return true;
-                   }
-                 return false;
-               }});
   // the mem table
   m.push_back({"mem:c:real_bit", "is_real = 2 on a padding row of mem", [](AirTrace& t) {
                  auto& mt = t.table("mem");
@@ -1670,10 +1703,6 @@ void mem_mutations(std::vector<Mutation>& m) {
                  io.rows.back()[io.col("is_real")] = 2;
                  return true;
                }});
-  m.push_back({"io:b:ecall", "an io byte at a timestamp that is no ecall's", [](AirTrace& t) {
-                 cell(t, "io", first_io_row(t), "ts") += 4;
-                 return true;
-               }});
   m.push_back({"io:b:in", "an io byte's old value flipped", [](AirTrace& t) {
                  cell(t, "io", first_io_row(t), "old") ^= 1;
                  return true;
@@ -1697,15 +1726,6 @@ void mem_mutations(std::vector<Mutation>& m) {
                  rebalance(t);
                  return true;
                }});
-  m.push_back({"io:c:writable", "the exit ecall writes a read-only byte through the io table", [](AirTrace& t) {
-                 const size_t r = real_rows(t) - 1;
-                 at(t, "cpu", r, "io_count") = 1;
-                 auto& io = t.table("io");
-                 io.rows[0][io.col("is_real")] = 1, io.rows[0][io.col("ts")] = 4 * get(t, "cpu", r, "clk") + 3;
-                 io.rows[0][io.col("addr")] = 0x20004, io.rows[0][io.col("new")] = 0x77;
-                 rebalance(t);
-                 return true;
-               }, B::kMem});
   m.push_back({"image:b:table", "an image multiplicity off by one", [](AirTrace& t) {
                  t.table("image").rows[0][2] += 1;
                  return true;
@@ -2275,6 +2295,7 @@ uint64_t& sys_cell(AirTrace& t, size_t k, const std::string& col) { return cell(
 // rows' witnesses are recomputed from the kinds the tweak leaves (an ecall claimed as another
 // kind), and `after` edits the result of that. Lookups are recounted last.
 using SysTweak = std::function<void(AirTrace&, size_t)>;
+void sys_moves(AirTrace& t, const std::set<std::string>& keep = {});
 void sys_claim(AirTrace& t, size_t k, uint64_t result, const SysTweak& tweak = {}, bool keep_kinds = false,
                const SysTweak& after = {}) {
   set_limbs(t, sys_cpu_row(t, k), "d_v", result);
@@ -2282,6 +2303,7 @@ void sys_claim(AirTrace& t, size_t k, uint64_t result, const SysTweak& tweak = {
   if (tweak) tweak(t, k);
   if (keep_kinds) fill_syscall_witness(t.table("syscall"), true);
   if (after) after(t, k);
+  if (tweak || keep_kinds || after) sys_moves(t);
   count_lookups(t);
 }
 // eof recomputed along the rows from their short flags (eof_first, eof_next), after a tweak.
@@ -2292,6 +2314,27 @@ void sys_rechain(AirTrace& t) {
     st.rows[j][st.col("eof")] = eof;
     eof |= st.rows[j][st.col("short")];
   }
+}
+// The bytes-moved witnesses (out1, mv, mvz, mvinv, opos, ostart) recomputed from the rows' gates
+// and arguments as the spec defines them, after a tweak; then the io groups and the public output
+// rebuilt from them.
+void sys_moves(AirTrace& t, const std::set<std::string>& keep) {
+  auto& st = t.table("syscall");
+  const Fp k16 = Fp::from_u64(65536);
+  Fp opos;
+  for (size_t j = 0; j < st.height() && st.rows[j][st.col("is_real")]; ++j) {
+    auto v = [&](const char* c) { return Fp::from_u64(st.rows[j][st.col(c)]); };
+    auto put = [&](const char* c, Fp x) {
+      if (!keep.count(c)) st.rows[j][st.col(c)] = x.value();
+    };
+    put("out1", v("g_out") * (Fp::from_u64(2) - v("f0")));
+    put("mv", v("g_in") * (v("r0") + k16 * v("r1")) + v("g_out") * (v("c0") + k16 * v("c1")));
+    const Fp out1 = v("out1"), mv = v("mv");
+    put("mvz", Fp::from_u64(mv.value() != 0)), put("mvinv", mv.value() ? mv.inverse() : Fp());
+    put("opos", opos), put("ostart", out1 * opos);
+    opos = opos + out1 * mv;
+  }
+  rebuild_io(t);
 }
 // The k-th ecall claimed as another kind (its k_* columns: `kind` = 1, the others 0).
 SysTweak as_kind(const char* kind) {
@@ -2468,13 +2511,13 @@ void sys_mutations(std::vector<Mutation>& m) {
     });
     return true;
   });
-  add("syscall:c:fw", "write(5, buf, 2) claimed 2 instead of -EBADF: fw forged 0", [](AirTrace& t) {
+  add("syscall:c:fw", "write(0x10001, buf, 2) claimed 2 instead of -EBADF: fw forged 0", [](AirTrace& t) {
     sys_claim(t, sk::kWriteBad, 2, {}, false, [](AirTrace& t, size_t k) {
       sys_cell(t, k, "fw") = 0, sys_cell(t, k, "fo") = 1, sys_cell(t, k, "foinv") = 0, sys_cell(t, k, "g_out") = 1, sys_cell(t, k, "g_bad") = 0;
     });
     return true;
   });
-  add("syscall:c:fo_zero", "write(5, buf, 2) claimed 2 instead of -EBADF: fo = 1", [](AirTrace& t) {
+  add("syscall:c:fo_zero", "write(0x10001, buf, 2) claimed 2 instead of -EBADF: fo = 1", [](AirTrace& t) {
     sys_claim(t, sk::kWriteBad, 2, {}, false, [](AirTrace& t, size_t k) {
       sys_cell(t, k, "fo") = 1, sys_cell(t, k, "foinv") = 0, sys_cell(t, k, "g_out") = 1, sys_cell(t, k, "g_bad") = 0;
     });
@@ -2598,6 +2641,177 @@ void sys_mutations(std::vector<Mutation>& m) {
       sys_cell(t, sk::kWriteOut, g) += 65536;
       return true;
     });
+  // the bytes moved (syscall side)
+  add("syscall:c:out1", "write(2, buf, 2)'s bytes claimed as public output (out1 = 1)", [](AirTrace& t) {
+    sys_cell(t, sk::kWriteLog, "out1") = 1;
+    sys_moves(t, {"out1"});
+    count_lookups(t);
+    return true;
+  });
+  add("syscall:c:mv", "write(1, buf, 3) outputs only 2 bytes (mv = 2)", [](AirTrace& t) {
+    sys_cell(t, sk::kWriteOut, "mv") = 2;
+    sys_moves(t, {"mv"});
+    count_lookups(t);
+    return true;
+  });
+  add("syscall:c:r_small", "read(0, buf, 4) claimed 4 + 2^32 bytes", [](AirTrace& t) {
+    sys_claim(t, sk::kReadFull, 4 + (uint64_t{1} << 32));
+    return true;
+  });
+  add("syscall:c:c_small", "write(1, buf, 3) with a2 read as 3 + 2^32", [](AirTrace& t) {
+    sys_cell(t, sk::kWriteOut, "c2") = 1;
+    return true;
+  });
+  add("syscall:c:mv", "write(1, buf, 3) asks for 4 bytes (mv = 4)", [](AirTrace& t) {
+    sys_cell(t, sk::kWriteOut, "mv") = 4, sys_cell(t, sk::kWriteOut, "mvinv") = Fp::from_u64(4).inverse().value();
+    return true;
+  });
+  add("syscall:c:mvz_set", "write(1, buf, 3) returns 3 but moves nothing (mvz = 0): the output suppressed", [](AirTrace& t) {
+    sys_cell(t, sk::kWriteOut, "mvz") = 0, sys_cell(t, sk::kWriteOut, "mvinv") = 0;
+    auto& io = t.table("io");
+    for (size_t i = io.height(); i-- > 0;)
+      if (io.rows[i][io.col("out")]) io.rows.erase(io.rows.begin() + static_cast<std::ptrdiff_t>(i));
+    io.rows.resize(io.height() + 3, std::vector<uint64_t>(io.columns.size(), 0));
+    auto& out = t.table("output");
+    for (auto& row : out.rows) std::fill(row.begin(), row.end(), 0);
+    replay_memory(t);
+    count_lookups(t);
+    return true;
+  });
+  add("syscall:c:mvz_inv", "read(0, buf, 0) asks for a group of bytes (mvz = 1)", [](AirTrace& t) {
+    sys_cell(t, sk::kReadZero, "mvz") = 1;
+    return true;
+  });
+  add("syscall:c:buf_small", "read(0, buf, 4) with a1 read as 2^32 + 0x20000", [](AirTrace& t) {
+    sys_cell(t, sk::kReadFull, "b2") = 1;
+    return true;
+  });
+  add("syscall:c:ostart", "write(1, buf, 3) starts at output position 1", [](AirTrace& t) {
+    sys_cell(t, sk::kWriteOut, "ostart") = 1;
+    return true;
+  });
+  add("syscall:b:io", "read(0, buf, 4) asks for its bytes at buf + 1", [](AirTrace& t) {
+    sys_cell(t, sk::kReadFull, "b0") += 1;
+    return true;
+  });
+  add("syscall:c:opos_first", "the output claimed to start at position 1", [](AirTrace& t) {
+    for (size_t k = 0; k <= sk::kLowHigh; ++k) sys_cell(t, k, "opos") += 1;
+    sys_cell(t, sk::kWriteOut, "ostart") += 1;
+    return true;
+  });
+  add("syscall:c:opos_next", "the output position skips one after the first read", [](AirTrace& t) {
+    for (size_t k = 1; k <= sk::kLowHigh; ++k) sys_cell(t, k, "opos") += 1;
+    sys_cell(t, sk::kWriteOut, "ostart") += 1;
+    return true;
+  });
+  // the io groups
+  auto io_row = [](const AirTrace& t, size_t k, size_t idx) {  // row idx of the group of sys_prog's k-th ecall
+    const auto& io = t.table("io");
+    const uint64_t ts = get(t, "syscall", k, "ts") + 2;
+    for (size_t i = 0; i < io.height(); ++i)
+      if (io.rows[i][io.col("is_real")] && io.rows[i][io.col("ts")] == ts && io.rows[i][io.col("idx")] == idx) return i;
+    throw std::logic_error("no such io row");
+  };
+  auto io_add = [&](const std::string& id, const std::string& what, size_t k, size_t idx, const char* col, uint64_t value, bool replay) {
+    add(id, what, [io_row, k, idx, col, value, replay](AirTrace& t) {
+      cell(t, "io", io_row(t, k, idx), col) = value;
+      if (replay) replay_memory(t);
+      count_lookups(t);
+      return true;
+    });
+  };
+  add("io:c:real_prefix", "a padding row between the fd 1 and fd 2 writes' groups (bridging them)", [io_row](AirTrace& t) {
+    auto& io = t.table("io");
+    const size_t d = io_row(t, sk::kWriteLog, 0);
+    std::vector<uint64_t> pad(io.columns.size(), 0);
+    const Fp minus = Fp() - Fp::from_u64(1);
+    pad[io.col("idx")] = minus.value(), pad[io.col("opos")] = minus.value();
+    pad[io.col("ts")] = io.rows[d][io.col("ts")], pad[io.col("addr")] = io.rows[d][io.col("addr")] - 1;
+    io.rows.insert(io.rows.begin() + static_cast<std::ptrdiff_t>(d), pad);
+    if (io.rows.back()[io.col("is_real")] == 0) io.rows.pop_back();
+    return true;
+  });
+  io_add("io:c:last_bit", "last = 2 on the first read's last byte", sk::kReadFull, 3, "last", 2, false);
+  add("io:c:last_real", "last = 1 on a padding row of io", [](AirTrace& t) {
+    auto& io = t.table("io");
+    io.rows.push_back(std::vector<uint64_t>(io.columns.size(), 0));
+    io.rows.back()[io.col("last")] = 1;
+    return true;
+  });
+  io_add("io:c:idx_first", "the first io row's index is 1", sk::kReadFull, 0, "idx", 1, false);
+  io_add("io:c:next_idx", "an index in the middle of a group off by one", sk::kReadFull, 1, "idx", 2, false);
+  io_add("io:c:next_ts", "a byte of the first read moved to another timestamp", sk::kReadFull, 1, "ts", 4, true);
+  io_add("io:c:next_addr", "fault class 'memory value changed': a byte of the first read written 5 bytes further", sk::kReadFull, 1,
+         "addr", 0x20006, true);
+  io_add("io:c:next_rd", "a byte of the first read flagged as a write", sk::kReadFull, 1, "rd", 0, false);
+  add("io:c:next_rd", "write(2, buf, 2) changes its first byte (flagged as a read byte)", [io_row](AirTrace& t) {
+    const size_t i = io_row(t, sk::kWriteLog, 0);
+    cell(t, "io", i, "rd") = 1, cell(t, "io", i, "new") = (cell(t, "io", i, "old") + 1) & 0xff;
+    replay_memory(t);
+    count_lookups(t);
+    return true;
+  });
+  add("io:c:group_end", "a byte written at no syscall's request (an unclosed group after the last one)", [](AirTrace& t) {
+    auto& io = t.table("io");
+    size_t n = 0;
+    while (io.rows[n][io.col("is_real")]) ++n;
+    auto& row = io.rows[n];
+    row[io.col("is_real")] = 1, row[io.col("ts")] = io.rows[n - 1][io.col("ts")], row[io.col("addr")] = 0x20010;
+    row[io.col("new")] = 0x55, row[io.col("rd")] = 1;
+    replay_memory(t);
+    count_lookups(t);
+    return true;
+  });
+  add("io:c:group_end_last", "a byte written at no syscall's request, in the io table's last row", [](AirTrace& t) {
+    auto& io = t.table("io");
+    while (!io.rows.back()[io.col("is_real")]) io.rows.pop_back();
+    std::vector<uint64_t> row(io.columns.size(), 0);
+    row[io.col("is_real")] = 1, row[io.col("ts")] = io.rows.back()[io.col("ts")], row[io.col("addr")] = 0x20010;
+    row[io.col("new")] = 0x55, row[io.col("rd")] = 1;
+    io.rows.push_back(row);
+    replay_memory(t);
+    count_lookups(t);
+    return true;
+  });
+  add("io:c:rd_writable", "the reads go into the code segment (a program whose first instruction is lui a1, 0x10)", [](AirTrace& t) {
+    set_rom_word(t, 0, 0x000105b7);
+    set_limbs(t, 0, "d_v", 0x10000);
+    rebalance(t);
+    return true;
+  });
+  io_add("io:c:next_out", "a byte of the fd 1 write flagged as not output", sk::kWriteOut, 1, "out", 0, false);
+  io_add("io:c:next_opos", "a byte of the fd 1 write sent to output position 2 twice", sk::kWriteOut, 1, "opos", 2, false);
+  io_add("io:c:group_end", "the last io row not flagged last", sk::kWriteLog, 1, "last", 0, false);
+  add("io:c:group_end_last", "an io table without padding whose last row is not flagged last", [](AirTrace& t) {
+    auto& io = t.table("io");
+    while (io.height() && !io.rows.back()[io.col("is_real")]) io.rows.pop_back();
+    io.rows.back()[io.col("last")] = 0;
+    return true;
+  });
+  io_add("io:b:group", "the first read's bytes claimed at 0x20001.. (all four moved by one)", sk::kReadFull, 3, "addr", 0x20004, true);
+  add("io:b:group", "the first read's bytes at a timestamp that is no ecall's", [io_row](AirTrace& t) {
+    for (size_t idx = 0; idx < 4; ++idx) cell(t, "io", io_row(t, sk::kReadFull, idx), "ts") += 4;
+    replay_memory(t);
+    count_lookups(t);
+    return true;
+  });
+  io_add("io:c:rd_bit", "rd = 2 on a read byte", sk::kReadFull, 0, "rd", 2, false);
+  io_add("io:c:out_bit", "out = 2 on an output byte", sk::kWriteOut, 0, "out", 2, false);
+  io_add("io:c:rd_writable", "a read byte in a segment claimed read-only (w = 0)", sk::kReadFull, 0, "w", 0, false);
+  add("io:c:write_keeps", "fault class 'memory value changed': write(2, buf, 2) changes the byte it reads", [io_row](AirTrace& t) {
+    const size_t i = io_row(t, sk::kWriteLog, 0);
+    cell(t, "io", i, "new") = (cell(t, "io", i, "new") + 1) & 0xff;
+    replay_memory(t);
+    count_lookups(t);
+    return true;
+  });
+  io_add("io:b:output", "fault class 'public output changed': a byte written to fd 1 sent to position 7", sk::kWriteOut, 2, "opos", 7,
+         false);
+  add("output:b:bytes", "fault class 'public output changed': the claimed output's first byte differs", [](AirTrace& t) {
+    auto& out = t.table("output");
+    out.rows[0][out.col("value")] ^= 1;
+    return true;
+  });
 }
 
 // ---- shift mutations (base alu_prog) -------------------------------------------------------
@@ -3338,21 +3552,24 @@ TEST(Air, AdequacyKillRate) {
       "cpu:c:f_branch_bit", "cpu:c:f_load_bit", "cpu:c:f_store_bit", "cpu:c:f_opimm_bit", "cpu:c:f_op_bit",
       "cpu:c:f_opimm32_bit", "cpu:c:f_op32_bit", "cpu:c:f_system_bit", "cpu:c:f_fence_bit", "cpu:c:ra",
       "cpu:c:wr", "cpu:c:wr_zero_bit", "cpu:c:c3_bit", "cpu:c:adder_s3", "cpu:c:msgn_bit",
-      "cpu:c:sys_exit_bit", "cpu:c:sys_exit_ecall", "div:c:s_div_bit",
-      "div:c:s_divu_bit", "div:c:s_rem_bit", "div:c:s_remu_bit", "div:c:s_divw_bit", "div:c:s_divuw_bit",
-      "div:c:s_remw_bit", "div:c:s_remuw_bit", "div:c:one_op", "div:c:sa31_bit", "div:c:sb31_bit",
-      "div:c:xs_bit", "div:c:ys_bit", "div:c:ms_bit", "div:c:ms", "div:c:sm",
-      "div:c:hop", "div:c:c0_bit", "div:c:c1_bit", "div:c:c2_bit", "div:c:c3_bit",
-      "div:c:g_bit", "div:c:ov_def", "div:c:dz_def", "div:c:cy0_bit", "div:c:cy1_bit",
-      "div:c:cy2_bit", "div:c:cm0_bit", "div:c:cm1_bit", "div:c:cm2_bit", "div:c:e0_bit",
-      "div:c:e1_bit", "div:c:e2_bit", "div:c:w_bit", "io:c:real_bit", "mem:c:real_bit",
+      "cpu:c:sys_exit_bit", "cpu:c:sys_exit_ecall", "div:c:s_div_bit", "div:c:s_divu_bit", "div:c:s_rem_bit",
+      "div:c:s_remu_bit", "div:c:s_divw_bit", "div:c:s_divuw_bit", "div:c:s_remw_bit", "div:c:s_remuw_bit",
+      "div:c:one_op", "div:c:sa31_bit", "div:c:sb31_bit", "div:c:xs_bit", "div:c:ys_bit",
+      "div:c:ms_bit", "div:c:ms", "div:c:sm", "div:c:hop", "div:c:c0_bit",
+      "div:c:c1_bit", "div:c:c2_bit", "div:c:c3_bit", "div:c:g_bit", "div:c:ov_def",
+      "div:c:dz_def", "div:c:cy0_bit", "div:c:cy1_bit", "div:c:cy2_bit", "div:c:cm0_bit",
+      "div:c:cm1_bit", "div:c:cm2_bit", "div:c:e0_bit", "div:c:e1_bit", "div:c:e2_bit",
+      "div:c:w_bit", "io:c:real_bit", "io:c:last_bit", "io:c:last_real", "io:c:idx_first",
+      "io:c:next_out", "io:c:next_opos", "io:c:rd_bit", "io:c:out_bit", "mem:c:real_bit",
       "mem:c:from_file_bit", "mul:c:s_mul_bit", "mul:c:s_mulh_bit", "mul:c:s_mulhsu_bit", "mul:c:s_mulhu_bit",
       "mul:c:s_mulw_bit", "mul:c:sa_bit", "mul:c:sb_bit", "mul:c:bw0_small", "mul:c:bw1_small",
       "mul:c:bw2_small", "mul:c:w_bit", "shift:c:s_sll_bit", "shift:c:s_srl_bit", "shift:c:s_sra_bit",
       "shift:c:s_sllw_bit", "shift:c:s_srlw_bit", "shift:c:s_sraw_bit", "shift:c:one_op", "shift:c:s5_bit",
       "shift:c:sa31_bit", "shift:c:w_bit", "syscall:c:real_bit", "syscall:c:k_read_bit", "syscall:c:k_write_bit",
       "syscall:c:k_random_bit", "syscall:c:k_scope_bit", "syscall:c:k_other_bit", "syscall:c:big_bit", "syscall:c:e0_bit",
-      "syscall:c:e1_bit", "syscall:c:e2_bit", "syscall:c:short_bit", "syscall:c:eof_bit", "syscall:c:eof_first"};
+      "syscall:c:e1_bit", "syscall:c:e2_bit", "syscall:c:count1", "syscall:c:count2", "syscall:c:count3",
+      "syscall:c:short_bit", "syscall:c:eof_bit", "syscall:c:eof_first", "syscall:c:r_small", "syscall:c:c_small",
+      "syscall:c:mvz_inv", "syscall:c:buf_small", "syscall:c:ostart", "syscall:c:opos_first", "syscall:c:opos_next"};
   std::printf("adequacy: %zu of %zu constraints killed (%.0f%%)\n", killed.size(), killed.size() + survivors.size(),
               100.0 * killed.size() / (killed.size() + survivors.size()));
   for (const auto& sv : survivors) {
