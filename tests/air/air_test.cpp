@@ -1993,12 +1993,6 @@ void div_claim(AirTrace& t, size_t r, const DivCore& core, const DivTweak& tweak
 DivCore true_core(const AirTrace& t, size_t r) {
   return div_core(get(t, "cpu", r, "aop"), limbs_value(t, r, "a_v"), limbs_value(t, r, "opb"));
 }
-// A row's 64-bit value from four limb columns.
-uint64_t row_value(const TraceTable& dt, const std::vector<uint64_t>& row, const std::string& prefix) {
-  uint64_t v = 0;
-  for (int k = 0; k < 4; ++k) v |= (row[dt.col(prefix + std::to_string(k))] & 0xffff) << (16 * k);
-  return v;
-}
 // The bound |m| + t + 1 = |y| computed limb by limb, but with the carry out of limb `drop` set to
 // 0 (drop = 3: the honest wrap, whose missing carry out of limb 3 only lt3 sees).
 void bound_dropping_carry(const TraceTable& dt, std::vector<uint64_t>& row, int drop) {
