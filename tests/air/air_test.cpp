@@ -139,17 +139,21 @@ const AirTrace& indirect() {
   return t;
 }
 
-// A program of instruction words at 0x10000, executed with a trace (it must exit), as a trace.
-AirTrace executed(const std::vector<uint32_t>& words, const char* name) {
+// A program of instruction words at 0x10000 (and `data` segments above it), executed with a
+// trace on `input` (it must exit), as a trace.
+AirTrace executed(const std::vector<uint32_t>& words, const char* name, const std::vector<spec::Segment>& data = {},
+                  const std::string& input = "") {
   spec::ProgramImage img;
   img.entry = 0x10000;
   std::vector<uint8_t> bytes;
   for (uint32_t w : words)
     for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<uint8_t>(w >> (8 * k)));
   img.segments.push_back({0x10000, bytes.size(), spec::kFlagR | spec::kFlagX, bytes});
+  img.segments.insert(img.segments.end(), data.begin(), data.end());
   spec::ExecOptions o;
   o.trace = true;
-  const auto run = opt::execute(img, {}, o);
+  o.random_seed = 7;
+  const auto run = opt::execute(img, std::vector<uint8_t>(input.begin(), input.end()), o);
   if (run.status != spec::ExitStatus::kExited) throw std::logic_error(std::string(name) + " did not exit");
   return build_trace(img, run);
 }
@@ -298,11 +302,10 @@ const AirTrace& div_prog() {
 }
 
 // Every syscall kind: reads from the input (input "abcdef": 4 bytes, a short read of 2, a read
-// after the end, a read of 0 bytes), a read of a bad fd, writes to fd 1, fd 2 and a bad fd (0x10001,
-// whose low limb is 1),
-// random_u64, both cost scopes, and four unhandled numbers next to handled ones (0x5A003,
-// 0x4A001, 2^32 + 0x5A000, 0x1003F), then the exit. Code at 0x10000, a writable buffer at
-// 0x20000. Executed by the executor.
+// after the end, a read of 0 bytes), a read of a bad fd, writes to fd 1, fd 2 and a bad fd
+// (0x10001, whose low limb is 1), random_u64, both cost scopes, and four unhandled numbers next
+// to handled ones (0x5A003, 0x4A001, 2^32 + 0x5A000, 0x1003F), then the exit. Code at 0x10000, a
+// writable buffer at 0x20000. Executed by the executor.
 const AirTrace& sys_prog() {
   static const AirTrace t = [] {
     const std::vector<uint32_t> words = {
@@ -355,21 +358,9 @@ const AirTrace& sys_prog() {
         0x00000513,  // addi a0, x0, 0
         0x00000073,  // ecall (exit 0)
     };
-    spec::ProgramImage img;
-    img.entry = 0x10000;
-    std::vector<uint8_t> code;
-    for (uint32_t w : words)
-      for (int k = 0; k < 4; ++k) code.push_back(static_cast<uint8_t>(w >> (8 * k)));
-    img.segments.push_back({0x10000, code.size(), spec::kFlagR | spec::kFlagX, code});
     const std::string data = "0123456789abcdef";
-    img.segments.push_back({0x20000, 64, spec::kFlagR | spec::kFlagW, std::vector<uint8_t>(data.begin(), data.end())});
-    spec::ExecOptions o;
-    o.trace = true;
-    o.random_seed = 7;
-    const std::string input = "abcdef";
-    const auto run = opt::execute(img, std::vector<uint8_t>(input.begin(), input.end()), o);
-    if (run.status != spec::ExitStatus::kExited) throw std::logic_error("sys_prog did not exit");
-    return build_trace(img, run);
+    return executed(words, "sys_prog", {{0x20000, 64, spec::kFlagR | spec::kFlagW, std::vector<uint8_t>(data.begin(), data.end())}},
+                    "abcdef");
   }();
   return t;
 }
