@@ -1,0 +1,400 @@
+// The reference prover, step by step in the order of spec/protocol.md §8 (protocol:stark:*).
+#include "reference/prove/prove.h"
+
+#include <chrono>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "reference/fri/fri.h"
+#include "reference/merkle/merkle.h"
+#include "reference/merkle/mixed.h"
+#include "reference/ntt/ntt.h"
+#include "reference/stark/air.h"
+#include "reference/transcript/transcript.h"
+#include "spec/air/embedded.h"
+
+namespace zkrv::ref::prove {
+namespace {
+
+using namespace stark;
+
+const Fp kOne = Fp::from_u64(1);
+
+struct TableData {
+  unsigned log_h = 0;
+  size_t h = 0, n = 0;  // trace height, LDE size
+  Fp shift;
+  std::vector<std::vector<Fp>> trace;  // spec columns
+  std::vector<std::vector<Fp>> lde;    // spec columns on the LDE coset
+  Columns main_lde;                    // the main columns' LDE (commitment order)
+  std::vector<std::vector<Fp>> aux;    // aux base columns on the trace domain
+  Columns aux_lde;
+  std::vector<std::vector<Fp>> q_coeffs;  // quotient chunk components: 3 per chunk, h coefficients each
+  Columns q_lde;
+  Fp3 terminal;
+};
+
+std::vector<uint8_t> fp3_bytes(const std::vector<spec::Fp3Raw>& v) {
+  std::vector<uint8_t> b;
+  for (const auto& c : v)
+    for (uint64_t x : c)
+      for (int k = 0; k < 8; ++k) b.push_back(static_cast<uint8_t>(x >> (8 * k)));
+  return b;
+}
+
+// value(z) = Σ_i e_i W_i for the interpolant of e on <ω_h> (protocol:ntt:ood_eval's formula).
+std::vector<Fp3> barycentric_weights(unsigned log_h, const Fp3& z) {
+  const size_t h = size_t{1} << log_h;
+  const Fp w = root_of_unity(log_h);
+  std::vector<Fp3> d(h);
+  Fp x = kOne;
+  for (size_t i = 0; i < h; ++i, x = x * w) d[i] = z - embed(x);
+  batch_inverse(d);
+  const Fp3 factor = scale(z.pow(h) - embed(kOne), Fp::from_u64(h).inverse());
+  x = kOne;
+  for (size_t i = 0; i < h; ++i, x = x * w) d[i] = scale(d[i], x) * factor;
+  return d;
+}
+Fp3 at(const std::vector<Fp>& col, const std::vector<Fp3>& weights) {
+  Fp3 s;
+  for (size_t i = 0; i < col.size(); ++i) s = s + scale(weights[i], col[i]);
+  return s;
+}
+
+// Evaluations of a polynomial given by its coefficients on shift·<ω_n>.
+std::vector<Fp> coset_evals(std::vector<Fp> coeffs, size_t n, Fp shift) {
+  coeffs.resize(n, Fp());
+  Fp s = kOne;
+  for (Fp& c : coeffs) c = c * s, s = s * shift;
+  return ntt(coeffs);
+}
+// Coefficients of the polynomial whose evaluations on shift·<ω_n> are `evals`.
+std::vector<Fp> coset_coeffs(const std::vector<Fp>& evals, Fp shift) {
+  auto c = intt(evals);
+  const Fp inv = shift.inverse();
+  Fp s = kOne;
+  for (Fp& x : c) x = x * s, s = s * inv;
+  return c;
+}
+
+class Stopwatch {
+ public:
+  explicit Stopwatch(const Progress& p) : p_(p), t_(std::chrono::steady_clock::now()) {}
+  void lap(std::string_view stage) {
+    const auto now = std::chrono::steady_clock::now();
+    if (p_) p_(stage, std::chrono::duration<double>(now - t_).count());
+    t_ = now;
+  }
+
+ private:
+  const Progress& p_;
+  std::chrono::steady_clock::time_point t_;
+};
+
+}  // namespace
+
+spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const air::AirTrace& trace,
+                                 const spec::StarkOptions& options, const Progress& progress) {
+  if (auto why = spec::check_options(options)) throw std::invalid_argument("proof options: " + *why);
+  const AirLayout& layout = air_layout();
+  const spec::air::Spec& sp = spec::air::embedded_spec();
+  const unsigned lb = options.log_blowup;
+  const size_t blowup = size_t{1} << lb;
+  Stopwatch clock(progress);
+
+  // spec: protocol:stark:statement — the tables' heights, the exit code, the public output.
+  spec::StarkProof proof;
+  proof.options = options;
+  std::vector<TableData> td(layout.tables.size());
+  unsigned log_max = 0, log_min = 64;
+  for (size_t t = 0; t < layout.tables.size(); ++t) {
+    const TableLayout& tl = layout.tables[t];
+    const air::TraceTable& tt = trace.table(tl.name);
+    TableData& d = td[t];
+    d.h = tt.height();
+    d.log_h = spec::ntt_log2(d.h);
+    if (d.log_h > spec::kMaxLogHeight) throw std::invalid_argument("table " + tl.name + " is taller than 2^24 rows");
+    d.trace.assign(tl.columns, std::vector<Fp>(d.h));
+    for (size_t c = 0; c < tl.columns; ++c) {
+      const size_t k = tt.col(sp.tables[t].columns[c].name);
+      for (size_t r = 0; r < d.h; ++r) d.trace[c][r] = Fp::from_u64(tt.rows[r][k]);
+    }
+    proof.statement.log_heights.push_back(static_cast<uint8_t>(d.log_h));
+    log_max = std::max(log_max, d.log_h);
+    log_min = std::min(log_min, d.log_h);
+    if (tl.chunks > blowup) throw std::invalid_argument("table " + tl.name + " needs a larger blowup");
+  }
+  proof.statement.program_digest = program_digest(image);
+  proof.statement.exit_code = static_cast<uint32_t>(trace.publics.at("exit_code"));
+  {
+    const air::TraceTable& out = trace.table("output");
+    for (const auto& row : out.rows)
+      if (row[out.col("is_real")]) proof.statement.output.push_back(static_cast<uint8_t>(row[out.col("value")]));
+  }
+  std::vector<Fp> publics;
+  for (const std::string& name : layout.publics) publics.push_back(Fp::from_u64(trace.publics.at(name)));
+  std::vector<Fp3> publics3;
+  for (Fp x : publics) publics3.push_back(embed(x));
+  Transcript tr("zkrv-stark-v1");
+  tr.absorb("statement", spec::encode_statement(options, proof.statement));
+
+  // spec: protocol:stark:main — every column's LDE on its table's coset; the main columns in
+  // one mixed-height tree.
+  for (size_t t = 0; t < layout.tables.size(); ++t) {
+    TableData& d = td[t];
+    d.n = d.h * blowup;
+    d.shift = lde_shift(log_max, d.log_h);
+    for (const auto& col : d.trace) d.lde.push_back(coset_lde(col, static_cast<unsigned>(blowup), d.shift));
+    for (size_t c : layout.tables[t].main) d.main_lde.push_back(d.lde[c]);
+  }
+  std::vector<const Columns*> mats;
+  for (const TableData& d : td) mats.push_back(&d.main_lde);
+  const MixedMerkleTree main_tree(mats);
+  proof.main_root = main_tree.root();
+  tr.absorb_digest("main-root", proof.main_root);
+  clock.lap("commit");
+
+  // spec: protocol:stark:logup — fraction columns and the running sum per table.
+  const LogupChallenges ch{tr.squeeze_ext("logup-alpha"), tr.squeeze_ext("logup-beta")};
+  for (size_t t = 0; t < layout.tables.size(); ++t) {
+    const TableLayout& tl = layout.tables[t];
+    TableData& d = td[t];
+    if (tl.interactions.empty()) continue;
+    std::vector<std::vector<Fp3>> cols(tl.fractions.size() + 1, std::vector<Fp3>(d.h));
+    std::vector<Fp> local(tl.columns), next(tl.columns), scratch;
+    for (size_t k = 0; k < tl.fractions.size(); ++k) {
+      std::vector<Fp3> num(d.h), den(d.h);
+      for (size_t r = 0; r < d.h; ++r) {
+        for (size_t c = 0; c < tl.columns; ++c) local[c] = d.trace[c][r], next[c] = d.trace[c][(r + 1) % d.h];
+        std::vector<Fp3> dd, mm;
+        for (size_t i : tl.fractions[k]) {
+          const auto& in = tl.interactions[i];
+          dd.push_back(denominator(in, local.data(), next.data(), publics.data(), ch, scratch));
+          const Fp m = eval(in.mult, local.data(), next.data(), publics.data(), scratch);
+          mm.push_back(embed(in.send ? m : Fp() - m));
+        }
+        if (dd.size() == 2) num[r] = mm[0] * dd[1] + mm[1] * dd[0], den[r] = dd[0] * dd[1];
+        else num[r] = mm[0], den[r] = dd[0];
+      }
+      batch_inverse(den);
+      for (size_t r = 0; r < d.h; ++r) cols[k][r] = num[r] * den[r];
+    }
+    Fp3 s;
+    for (size_t r = 0; r < d.h; ++r) {
+      for (size_t k = 0; k < tl.fractions.size(); ++k) s = s + cols[k][r];
+      cols.back()[r] = s;
+    }
+    d.terminal = s;
+    for (const auto& col : cols)
+      for (size_t c = 0; c < 3; ++c) {
+        std::vector<Fp> base(d.h);
+        for (size_t r = 0; r < d.h; ++r) base[r] = col[r].c[c];
+        d.aux.push_back(base);
+        d.aux_lde.push_back(coset_lde(base, static_cast<unsigned>(blowup), d.shift));
+      }
+  }
+  for (const TableData& d : td) {
+    proof.terminal_sums.push_back(to_raw(d.terminal));
+    tr.absorb_ext("logup-sum", d.terminal);
+  }
+  mats.clear();
+  for (const TableData& d : td) mats.push_back(&d.aux_lde);
+  const MixedMerkleTree aux_tree(mats);
+  proof.aux_root = aux_tree.root();
+  tr.absorb_digest("aux-root", proof.aux_root);
+  clock.lap("logup");
+
+  // spec: protocol:stark:quotient — C / Z_H on the LDE coset, split into chunks of degree < h.
+  const Fp3 alpha = tr.squeeze_ext("constraint-alpha");
+  for (size_t t = 0; t < layout.tables.size(); ++t) {
+    const TableLayout& tl = layout.tables[t];
+    TableData& d = td[t];
+    const Fp w_n = root_of_unity(d.log_h + lb), w_inv = root_of_unity(d.log_h).inverse();
+    const Fp h_inv = Fp::from_u64(d.h).inverse();
+    std::vector<Fp> xs(d.n), inv_x1(d.n), inv_xl(d.n), zh(d.n), inv_zh(d.n);
+    Fp x = d.shift;
+    for (size_t i = 0; i < d.n; ++i, x = x * w_n) {
+      xs[i] = x;
+      inv_x1[i] = x - kOne;
+      inv_xl[i] = x - w_inv;
+      zh[i] = x.pow(d.h) - kOne;
+      inv_zh[i] = zh[i];
+    }
+    batch_inverse(inv_x1);
+    batch_inverse(inv_xl);
+    batch_inverse(inv_zh);
+    std::vector<Fp> local(tl.columns), next(tl.columns), scratch;
+    const size_t k_aux = tl.interactions.empty() ? 0 : tl.fractions.size() + 1;
+    std::vector<Fp3> aux_local(k_aux), aux_next(k_aux);
+    std::vector<std::vector<Fp>> q(3, std::vector<Fp>(d.n));
+    for (size_t i = 0; i < d.n; ++i) {
+      const size_t j = (i + blowup) % d.n;
+      for (size_t c = 0; c < tl.columns; ++c) local[c] = d.lde[c][i], next[c] = d.lde[c][j];
+      for (size_t k = 0; k < k_aux; ++k) {
+        aux_local[k] = {{d.aux_lde[3 * k][i], d.aux_lde[3 * k + 1][i], d.aux_lde[3 * k + 2][i]}};
+        aux_next[k] = {{d.aux_lde[3 * k][j], d.aux_lde[3 * k + 1][j], d.aux_lde[3 * k + 2][j]}};
+      }
+      const Fp first = zh[i] * h_inv * inv_x1[i], last = w_inv * zh[i] * h_inv * inv_xl[i];
+      const Fp transition = xs[i] - w_inv;
+      const Fp3 v = combine(tl, local.data(), next.data(), aux_local.data(), aux_next.data(), publics.data(), ch,
+                            d.terminal, alpha, first, last, transition, scratch);
+      const Fp3 qv = scale(v, inv_zh[i]);
+      for (size_t c = 0; c < 3; ++c) q[c][i] = qv.c[c];
+    }
+    // Coefficients beyond chunks * h are zero for a trace that satisfies the table; a dishonest
+    // trace's are dropped here, and the verifier's check at ζ rejects the proof.
+    d.q_coeffs.resize(3 * tl.chunks);
+    for (size_t c = 0; c < 3; ++c) {
+      const auto coeffs = coset_coeffs(q[c], d.shift);
+      for (size_t k = 0; k < tl.chunks; ++k)
+        d.q_coeffs[3 * k + c].assign(coeffs.begin() + static_cast<long>(k * d.h),
+                                     coeffs.begin() + static_cast<long>((k + 1) * d.h));
+    }
+    for (const auto& coeffs : d.q_coeffs) d.q_lde.push_back(coset_evals(coeffs, d.n, d.shift));
+  }
+  mats.clear();
+  for (const TableData& d : td) mats.push_back(&d.q_lde);
+  const MixedMerkleTree q_tree(mats);
+  proof.quotient_root = q_tree.root();
+  tr.absorb_digest("quotient-root", proof.quotient_root);
+  clock.lap("quotient");
+
+  // spec: protocol:stark:ood — ζ outside every trace domain and LDE coset; every column at ζ
+  // and ζ·ω_h, the quotient chunks at ζ.
+  Fp3 zeta;
+  for (;;) {
+    zeta = tr.squeeze_ext("ood-point");
+    bool ok = !(zeta.c[1] == Fp() && zeta.c[2] == Fp());
+    for (const TableData& d : td)
+      ok = ok && zeta.pow(d.h) != embed(kOne) && scale(zeta, d.shift.inverse()).pow(d.n) != embed(kOne);
+    if (ok) break;
+  }
+  std::map<std::pair<unsigned, int>, std::vector<Fp3>> weights;
+  auto weights_for = [&](unsigned log_h, int shifted) -> const std::vector<Fp3>& {
+    auto key = std::make_pair(log_h, shifted);
+    auto it = weights.find(key);
+    if (it == weights.end())
+      it = weights.emplace(key, barycentric_weights(log_h, shifted ? scale(zeta, root_of_unity(log_h)) : zeta)).first;
+    return it->second;
+  };
+  for (const TableData& d : td) {
+    for (int s = 0; s < 2; ++s)
+      for (const auto& col : d.trace) proof.ood.push_back(to_raw(at(col, weights_for(d.log_h, s))));
+    for (int s = 0; s < 2; ++s)
+      for (const auto& col : d.aux) proof.ood.push_back(to_raw(at(col, weights_for(d.log_h, s))));
+    for (const auto& coeffs : d.q_coeffs) {
+      Fp3 acc;
+      for (size_t j = coeffs.size(); j-- > 0;) acc = acc * zeta + embed(coeffs[j]);
+      proof.ood.push_back(to_raw(acc));
+    }
+  }
+  tr.absorb("ood-values", fp3_bytes(proof.ood));
+  clock.lap("ood");
+
+  // spec: protocol:stark:deep — per height, Σ γ^k (f(x) − v_k) / (x − z_k) over the opened
+  // values in their order.
+  const Fp3 gamma = tr.squeeze_ext("deep-gamma");
+  std::map<unsigned, std::vector<Fp3>> deep;  // by log height
+  {
+    Fp3 power = embed(kOne);
+    size_t k = 0;
+    for (const TableData& d : td) {
+      auto& acc = deep[d.log_h];
+      acc.resize(d.n);
+      const Fp w_n = root_of_unity(d.log_h + lb);
+      const Fp3 zeta_next = scale(zeta, root_of_unity(d.log_h));
+      std::vector<Fp3> inv_z(d.n), inv_zn(d.n);
+      Fp x = d.shift;
+      for (size_t i = 0; i < d.n; ++i, x = x * w_n) inv_z[i] = embed(x) - zeta, inv_zn[i] = embed(x) - zeta_next;
+      batch_inverse(inv_z);
+      batch_inverse(inv_zn);
+      auto term = [&](const std::vector<Fp>& f, const std::vector<Fp3>& inv) {
+        const Fp3 v = from_raw(proof.ood[k++]);
+        for (size_t i = 0; i < d.n; ++i) acc[i] = acc[i] + power * (embed(f[i]) - v) * inv[i];
+        power = power * gamma;
+      };
+      for (int s = 0; s < 2; ++s)
+        for (const auto& col : d.lde) term(col, s ? inv_zn : inv_z);
+      for (int s = 0; s < 2; ++s)
+        for (const auto& col : d.aux_lde) term(col, s ? inv_zn : inv_z);
+      for (const auto& col : d.q_lde) term(col, inv_z);
+    }
+  }
+  clock.lap("deep");
+
+  // spec: protocol:stark:fri — binary folds from the tallest DEEP codeword; each smaller one
+  // enters, times a fresh challenge, when the folded word reaches its size.
+  const unsigned log_final = std::min(options.log_final_size, log_min);
+  const unsigned rounds = log_max - log_final;
+  std::vector<MerkleTree> fri_trees;
+  std::vector<std::vector<Row>> fri_rows;
+  std::vector<Fp3> g = deep[log_max];
+  Fp s = Fp::from_u64(spec::GoldilocksTraits::kGenerator);
+  for (unsigned l = 0; l < rounds; ++l) {
+    const size_t n = g.size(), half = n / 2;
+    if (l >= 1) {
+      std::vector<Row> rows(half);
+      for (size_t i = 0; i < half; ++i)
+        for (size_t j : {i, i + half})
+          for (const Fp& c : g[j].c) rows[i].push_back(c);
+      fri_trees.emplace_back(rows);
+      fri_rows.push_back(std::move(rows));
+      proof.fri_roots.push_back(fri_trees.back().root());
+      tr.absorb_digest("fri-layer-root", proof.fri_roots.back());
+    }
+    const Fp3 beta = tr.squeeze_ext("fri-fold");
+    const Fp w = root_of_unity(spec::ntt_log2(n));
+    std::vector<Fp3> next(half);
+    Fp x = s;
+    for (size_t i = 0; i < half; ++i, x = x * w) next[i] = fri_fold({g[i], g[i + half]}, x, beta);
+    s = s * s;
+    const unsigned log_h_next = log_max - l - 1;
+    if (deep.count(log_h_next)) {
+      const Fp3 lambda = tr.squeeze_ext("fri-inject");
+      const auto& in = deep[log_h_next];
+      for (size_t i = 0; i < half; ++i) next[i] = next[i] + lambda * in[i];
+    }
+    g = std::move(next);
+  }
+  {
+    std::vector<std::vector<Fp>> comp(3, std::vector<Fp>(g.size()));
+    for (size_t i = 0; i < g.size(); ++i)
+      for (size_t c = 0; c < 3; ++c) comp[c][i] = g[i].c[c];
+    for (auto& col : comp) col = coset_coeffs(col, s);
+    for (size_t k = 0; k < (size_t{1} << log_final); ++k)
+      proof.final_poly.push_back({comp[0][k].value(), comp[1][k].value(), comp[2][k].value()});
+    tr.absorb("fri-final", fp3_bytes(proof.final_poly));
+  }
+  clock.lap("fri");
+
+  // spec: protocol:stark:queries — grinding, positions, one opening per tree per query, and
+  // each committed FRI layer's rows batched.
+  proof.pow_nonce = tr.grind(options.pow_bits);
+  {
+    std::vector<uint8_t> b;
+    for (int k = 0; k < 8; ++k) b.push_back(static_cast<uint8_t>(proof.pow_nonce >> (8 * k)));
+    tr.absorb("fri-pow", b);
+  }
+  const size_t half0 = size_t{1} << (log_max + lb - 1);
+  std::vector<size_t> queries;
+  for (unsigned i = 0; i < options.num_queries; ++i) queries.push_back(tr.squeeze_index("fri-query", half0));
+  for (size_t q : queries) proof.queries.push_back({main_tree.open(q), aux_tree.open(q), q_tree.open(q)});
+  for (size_t l = 0; l < fri_trees.size(); ++l) {
+    const size_t half = fri_rows[l].size();
+    std::set<size_t> leaves;
+    for (size_t q : queries) leaves.insert(q % half);
+    spec::FriLayerOpening op;
+    for (size_t i : leaves) {
+      std::vector<uint64_t> raw;
+      for (const Fp& x : fri_rows[l][i]) raw.push_back(x.value());
+      op.rows.push_back(raw);
+    }
+    op.merkle_proof = fri_trees[l].open_batch({leaves.begin(), leaves.end()});
+    proof.fri_openings.push_back(std::move(op));
+  }
+  clock.lap("queries");
+  return proof;
+}
+
+}  // namespace zkrv::ref::prove

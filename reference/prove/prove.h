@@ -1,0 +1,26 @@
+#pragma once
+// The reference prover (spec/protocol.md, protocol:stark:*): plain and single-threaded, one
+// block per protocol step in the order the protocol runs them. Speed is the optimized prover's
+// job; this one is the oracle its bytes are compared with.
+
+#include <functional>
+#include <string_view>
+
+#include "reference/air/trace.h"
+#include "spec/isa.h"
+#include "spec/stark.h"
+
+namespace zkrv::ref::prove {
+
+// Called after each stage with its name and seconds.
+using Progress = std::function<void(std::string_view stage, double seconds)>;
+
+// Proves the trace as it is, without checking it first: a trace that violates a constraint
+// gives a proof the verifier rejects (the quotient is not a polynomial, or a bus does not
+// balance). Tests use it to show that dishonest traces cannot pass; `zkrv prove` calls
+// air::check_trace first and refuses a failing run. Throws std::invalid_argument on options
+// or table shapes the protocol does not allow.
+spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const air::AirTrace& trace,
+                                 const spec::StarkOptions& options, const Progress& progress = {});
+
+}  // namespace zkrv::ref::prove

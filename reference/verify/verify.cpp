@@ -1,0 +1,347 @@
+// The verifier, step by step in the order of spec/protocol.md §8 (protocol:stark:verify).
+#include "reference/verify/verify.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "reference/fri/fri.h"
+#include "reference/merkle/merkle.h"
+#include "reference/merkle/mixed.h"
+#include "reference/ntt/ntt.h"
+#include "reference/stark/air.h"
+#include "reference/transcript/transcript.h"
+
+namespace zkrv::ref::verify {
+namespace {
+
+using namespace stark;
+using Stage = Rejection::Stage;
+const Fp kOne = Fp::from_u64(1);
+
+VerifyResult reject(Stage s, std::string what) { return VerifyResult{Rejection{s, std::move(what)}, {}}; }
+
+std::vector<uint8_t> fp3_bytes(const std::vector<spec::Fp3Raw>& v) {
+  std::vector<uint8_t> b;
+  for (const auto& c : v)
+    for (uint64_t x : c)
+      for (int k = 0; k < 8; ++k) b.push_back(static_cast<uint8_t>(x >> (8 * k)));
+  return b;
+}
+bool canonical(const spec::Fp3Raw& c) { return c[0] < Fp::P && c[1] < Fp::P && c[2] < Fp::P; }
+Fp3 eval_poly(const std::vector<spec::Fp3Raw>& poly, Fp y) {
+  Fp3 acc;
+  for (size_t k = poly.size(); k-- > 0;) acc = scale(acc, y) + from_raw(poly[k]);
+  return acc;
+}
+
+}  // namespace
+
+const char* stage_name(Stage s) {
+  switch (s) {
+    case Stage::kMalformed: return "malformed";
+    case Stage::kOptions: return "options";
+    case Stage::kStatement: return "statement";
+    case Stage::kShape: return "shape";
+    case Stage::kLogup: return "logup";
+    case Stage::kConstraints: return "constraints";
+    case Stage::kMerkle: return "merkle";
+    case Stage::kPow: return "pow";
+    case Stage::kFri: return "fri";
+  }
+  return "?";
+}
+
+VerifyResult verify_bytes(std::span<const uint8_t> bytes, const Expected& expected) {
+  const auto parsed = spec::decode_stark_proof(bytes);
+  if (!parsed.proof)
+    return reject(Stage::kMalformed, parsed.error->what + " at byte " + std::to_string(parsed.error->offset));
+  return verify(*parsed.proof, expected);
+}
+
+VerifyResult verify(const spec::StarkProof& proof, const Expected& expected) {
+  const AirLayout& layout = air_layout();
+  const size_t T = layout.tables.size();
+  const spec::StarkOptions& o = proof.options;
+  // spec: protocol:stark:verify_options
+  if (auto why = spec::check_options(o)) return reject(Stage::kOptions, *why);
+  const unsigned lb = o.log_blowup;
+  const size_t blowup = size_t{1} << lb;
+
+  // spec: protocol:stark:verify_statement — the proof's statement is the one we were given.
+  const spec::Statement& st = proof.statement;
+  if (st.program_digest != program_digest(*expected.image))
+    return reject(Stage::kStatement, "the proof is for another program (digest differs)");
+  if (st.exit_code != expected.exit_code)
+    return reject(Stage::kStatement, "the proof claims exit code " + std::to_string(st.exit_code) + ", expected " +
+                                         std::to_string(expected.exit_code));
+  if (expected.output && st.output != *expected.output)
+    return reject(Stage::kStatement, "the proof claims another public output (" + std::to_string(st.output.size()) +
+                                         " bytes, expected " + std::to_string(expected.output->size()) + ")");
+
+  // spec: protocol:stark:verify_shapes — heights derived or bounded, then every count.
+  if (st.log_heights.size() != T) return reject(Stage::kShape, "wrong number of table heights");
+  const Preprocessed pre = preprocessed(*expected.image, st.output);
+  unsigned log_max = 0, log_min = 64;
+  for (size_t t = 0; t < T; ++t) {
+    const unsigned lh = st.log_heights[t];
+    const auto& name = layout.tables[t].name;
+    if (pre.log_heights[t] && *pre.log_heights[t] != lh)
+      return reject(Stage::kShape, "table " + name + " has height 2^" + std::to_string(lh) + ", the verifier derives 2^" +
+                                       std::to_string(*pre.log_heights[t]));
+    if (lh > spec::kMaxLogHeight) return reject(Stage::kShape, "table " + name + " is taller than 2^24 rows");
+    if (layout.tables[t].chunks > blowup) return reject(Stage::kOptions, "the blowup is too small for table " + name);
+    log_max = std::max(log_max, lh);
+    log_min = std::min(log_min, lh);
+  }
+  // spec: protocol:stark:interaction_bound — LogUp needs the bounded multiplicities' total below p.
+  double total = 0, count = 0;
+  for (size_t t = 0; t < T; ++t)
+    for (const auto& in : layout.tables[t].interactions) {
+      const double h = std::ldexp(1.0, st.log_heights[t]);
+      count += h;
+      if (std::isinf(in.mult_bound)) {
+        if (in.send) return reject(Stage::kShape, "interaction " + in.id + " sends with an unbounded multiplicity");
+        continue;
+      }
+      total += in.mult_bound * h;
+    }
+  if (total >= static_cast<double>(Fp::P)) return reject(Stage::kShape, "bus interactions could reach p");
+  const unsigned log_final = std::min(o.log_final_size, log_min);
+  const unsigned rounds = log_max - log_final;
+  if (rounds < 1) return reject(Stage::kShape, "nothing to fold");
+  size_t ood_count = 0, opened_columns = 0;
+  for (size_t t = 0; t < T; ++t) {
+    const auto& tl = layout.tables[t];
+    ood_count += 2 * tl.columns + 2 * tl.aux_width() + tl.quotient_width();
+    opened_columns += tl.columns + tl.aux_width() + tl.quotient_width();
+  }
+  if (proof.terminal_sums.size() != T) return reject(Stage::kShape, "wrong number of terminal sums");
+  if (proof.ood.size() != ood_count) return reject(Stage::kShape, "wrong number of opened values");
+  if (proof.fri_roots.size() != rounds - 1) return reject(Stage::kShape, "wrong number of FRI layer roots");
+  if (proof.fri_openings.size() != rounds - 1) return reject(Stage::kShape, "wrong number of FRI layer openings");
+  if (proof.final_poly.size() != size_t{1} << log_final) return reject(Stage::kShape, "final polynomial has the wrong length");
+  if (proof.queries.size() != o.num_queries) return reject(Stage::kShape, "wrong number of query openings");
+  for (const auto& c : proof.terminal_sums)
+    if (!canonical(c)) return reject(Stage::kShape, "terminal sum not canonical");
+  for (const auto& c : proof.ood)
+    if (!canonical(c)) return reject(Stage::kShape, "opened value not canonical");
+  for (const auto& c : proof.final_poly)
+    if (!canonical(c)) return reject(Stage::kShape, "final coefficient not canonical");
+  VerifyResult accepted;
+  accepted.security = spec::stark_security(o, log_max, layout.constraint_count(), std::log2(std::max(count, 1.0)),
+                                           layout.max_arity, opened_columns);
+
+  // Replay the transcript (protocol:stark:transcript).
+  Transcript tr("zkrv-stark-v1");
+  tr.absorb("statement", spec::encode_statement(o, st));
+  tr.absorb_digest("main-root", proof.main_root);
+  const LogupChallenges ch{tr.squeeze_ext("logup-alpha"), tr.squeeze_ext("logup-beta")};
+  Fp3 sum;
+  for (size_t t = 0; t < T; ++t) {
+    const Fp3 s = from_raw(proof.terminal_sums[t]);
+    tr.absorb_ext("logup-sum", s);
+    if (layout.tables[t].interactions.empty() && s != Fp3{})
+      return reject(Stage::kLogup, "table " + layout.tables[t].name + " has no interactions but a nonzero sum");
+    sum = sum + s;
+  }
+  // spec: protocol:stark:verify_logup
+  if (sum != Fp3{}) return reject(Stage::kLogup, "the tables' terminal sums do not add up to zero (a bus is unbalanced)");
+  tr.absorb_digest("aux-root", proof.aux_root);
+  const Fp3 alpha = tr.squeeze_ext("constraint-alpha");
+  tr.absorb_digest("quotient-root", proof.quotient_root);
+  std::vector<Fp> shifts(T);
+  for (size_t t = 0; t < T; ++t) shifts[t] = lde_shift(log_max, st.log_heights[t]);
+  Fp3 zeta;
+  for (;;) {
+    zeta = tr.squeeze_ext("ood-point");
+    bool ok = !(zeta.c[1] == Fp() && zeta.c[2] == Fp());
+    for (size_t t = 0; t < T; ++t) {
+      const uint64_t h = uint64_t{1} << st.log_heights[t];
+      ok = ok && zeta.pow(h) != embed(kOne) && scale(zeta, shifts[t].inverse()).pow(h * blowup) != embed(kOne);
+    }
+    if (ok) break;
+  }
+  tr.absorb("ood-values", fp3_bytes(proof.ood));
+  const Fp3 gamma = tr.squeeze_ext("deep-gamma");
+
+  // spec: protocol:stark:verify_ood — per table, the combined constraints at ζ equal Z_H(ζ)
+  // times the quotient, from the spec's own expressions.
+  std::vector<Fp3> publics3;
+  for (const std::string& name : layout.publics)
+    publics3.push_back(embed(Fp::from_u64(name == "exit_code" ? st.exit_code : name == "entry" ? expected.image->entry : 0)));
+  std::vector<size_t> ood_start(T);
+  {
+    size_t k = 0;
+    for (size_t t = 0; t < T; ++t) {
+      const auto& tl = layout.tables[t];
+      ood_start[t] = k;
+      const uint64_t h = uint64_t{1} << st.log_heights[t];
+      auto v = [&](size_t i) { return from_raw(proof.ood[i]); };
+      std::vector<Fp3> local(tl.columns), next(tl.columns), scratch;
+      for (size_t c = 0; c < tl.columns; ++c) local[c] = v(k + c), next[c] = v(k + tl.columns + c);
+      k += 2 * tl.columns;
+      const size_t na = tl.aux_width() / 3;
+      std::vector<Fp3> aux_local(na), aux_next(na);
+      for (size_t j = 0; j < na; ++j) {
+        aux_local[j] = recombine(v(k + 3 * j), v(k + 3 * j + 1), v(k + 3 * j + 2));
+        aux_next[j] = recombine(v(k + tl.aux_width() + 3 * j), v(k + tl.aux_width() + 3 * j + 1),
+                                v(k + tl.aux_width() + 3 * j + 2));
+      }
+      k += 2 * tl.aux_width();
+      Fp3 q;
+      const Fp3 zeta_h = zeta.pow(h);
+      Fp3 zk = embed(kOne);
+      for (size_t j = 0; j < tl.chunks; ++j, zk = zk * zeta_h)
+        q = q + zk * recombine(v(k + 3 * j), v(k + 3 * j + 1), v(k + 3 * j + 2));
+      k += tl.quotient_width();
+      const Fp w_inv = root_of_unity(st.log_heights[t]).inverse();
+      const Fp3 zh = zeta_h - embed(kOne);
+      const Fp h_inv = Fp::from_u64(h).inverse();
+      const Fp3 first = scale(zh * (zeta - embed(kOne)).inverse(), h_inv);
+      const Fp3 last = scale(zh * (zeta - embed(w_inv)).inverse(), h_inv * w_inv);
+      const Fp3 transition = zeta - embed(w_inv);
+      const Fp3 c = combine(tl, local.data(), next.data(), aux_local.data(), aux_next.data(), publics3.data(), ch,
+                            from_raw(proof.terminal_sums[t]), alpha, first, last, transition, scratch);
+      if (c != zh * q)
+        return reject(Stage::kConstraints, "table " + tl.name + ": the constraints at ζ do not match the quotient");
+    }
+  }
+
+  // FRI's challenges (protocol:stark:fri).
+  std::vector<Fp3> betas, lambdas(rounds + 1);
+  std::set<unsigned> heights(st.log_heights.begin(), st.log_heights.end());
+  for (unsigned l = 0; l < rounds; ++l) {
+    if (l >= 1) tr.absorb_digest("fri-layer-root", proof.fri_roots[l - 1]);
+    betas.push_back(tr.squeeze_ext("fri-fold"));
+    if (heights.count(log_max - l - 1)) lambdas[l + 1] = tr.squeeze_ext("fri-inject");
+  }
+  tr.absorb("fri-final", fp3_bytes(proof.final_poly));
+  // spec: protocol:stark:verify_queries
+  if (!tr.check_pow(o.pow_bits, proof.pow_nonce)) return reject(Stage::kPow, "proof-of-work nonce invalid");
+  {
+    std::vector<uint8_t> b;
+    for (int k = 0; k < 8; ++k) b.push_back(static_cast<uint8_t>(proof.pow_nonce >> (8 * k)));
+    tr.absorb("fri-pow", b);
+  }
+  const size_t half0 = size_t{1} << (log_max + lb - 1);
+  std::vector<size_t> queries;
+  for (unsigned i = 0; i < o.num_queries; ++i) queries.push_back(tr.squeeze_index("fri-query", half0));
+
+  // The committed FRI layers' batched openings.
+  std::vector<std::vector<size_t>> leaf_index(rounds);
+  for (unsigned l = 1; l < rounds; ++l) {
+    const size_t half = size_t{1} << (log_max + lb - l - 1);
+    std::set<size_t> leaves;
+    for (size_t q : queries) leaves.insert(q % half);
+    const auto& op = proof.fri_openings[l - 1];
+    if (op.rows.size() != leaves.size()) return reject(Stage::kShape, "FRI layer " + std::to_string(l) + ": wrong number of rows");
+    std::vector<Row> rows;
+    for (const auto& raw : op.rows) {
+      if (raw.size() != 6) return reject(Stage::kShape, "FRI layer " + std::to_string(l) + ": row of the wrong width");
+      Row r;
+      for (uint64_t x : raw) {
+        if (x >= Fp::P) return reject(Stage::kShape, "FRI layer value not canonical");
+        r.push_back(Fp::from_u64(x));
+      }
+      rows.push_back(r);
+    }
+    leaf_index[l].assign(leaves.begin(), leaves.end());
+    if (auto e = merkle_verify_batch(proof.fri_roots[l - 1], static_cast<unsigned>(log_max + lb - l - 1), leaf_index[l],
+                                     rows, op.merkle_proof))
+      return reject(Stage::kMerkle, "FRI layer " + std::to_string(l) + ": " + e->what);
+  }
+
+  // The preprocessed columns' LDE, the verifier's own.
+  std::vector<std::vector<std::vector<Fp>>> pre_lde(T);
+  for (size_t t = 0; t < T; ++t)
+    for (const auto& col : pre.columns[t]) pre_lde[t].push_back(coset_lde(col, static_cast<unsigned>(blowup), shifts[t]));
+  std::vector<MixedShape> main_shapes, aux_shapes, q_shapes;
+  for (size_t t = 0; t < T; ++t) {
+    const unsigned ln = st.log_heights[t] + lb;
+    main_shapes.push_back({ln, layout.tables[t].main.size()});
+    aux_shapes.push_back({ln, layout.tables[t].aux_width()});
+    q_shapes.push_back({ln, layout.tables[t].quotient_width()});
+  }
+  std::vector<Fp3> gamma_start(T);
+  {
+    Fp3 power = embed(kOne);
+    for (size_t t = 0; t < T; ++t) {
+      gamma_start[t] = power;
+      const auto& tl = layout.tables[t];
+      for (size_t k = 0; k < 2 * tl.columns + 2 * tl.aux_width() + tl.quotient_width(); ++k) power = power * gamma;
+    }
+  }
+  for (size_t qi = 0; qi < queries.size(); ++qi) {
+    const size_t q = queries[qi];
+    const auto& qo = proof.queries[qi];
+    MixedRows main_rows, aux_rows, q_rows;
+    if (auto e = mixed_verify(proof.main_root, main_shapes, q, qo.main, &main_rows))
+      return reject(Stage::kMerkle, "main trace, query " + std::to_string(qi) + ": " + *e);
+    if (auto e = mixed_verify(proof.aux_root, aux_shapes, q, qo.aux, &aux_rows))
+      return reject(Stage::kMerkle, "auxiliary trace, query " + std::to_string(qi) + ": " + *e);
+    if (auto e = mixed_verify(proof.quotient_root, q_shapes, q, qo.quotient, &q_rows))
+      return reject(Stage::kMerkle, "quotient, query " + std::to_string(qi) + ": " + *e);
+    // spec: protocol:stark:verify_deep — D_h at the positions this query reaches.
+    std::map<std::pair<unsigned, size_t>, Fp3> deep;  // (log height, position) -> value
+    for (size_t t = 0; t < T; ++t) {
+      const auto& tl = layout.tables[t];
+      const unsigned log_h = st.log_heights[t];
+      const size_t n = size_t{1} << (log_h + lb);
+      const bool tallest = log_h == log_max;
+      const Fp3 zeta_next = scale(zeta, root_of_unity(log_h));
+      for (size_t copy = 0; copy < (tallest ? 2u : 1u); ++copy) {
+        const size_t pos = tallest ? q + copy * half0 : q % n;
+        const Fp x = shifts[t] * root_of_unity(log_h + lb).pow(pos);
+        const Fp3 inv_z = (embed(x) - zeta).inverse(), inv_zn = (embed(x) - zeta_next).inverse();
+        std::vector<Fp> f(tl.columns);
+        size_t pi = 0, mi = 0;
+        for (size_t c = 0; c < tl.columns; ++c) {
+          if (tl.is_pre[c]) f[c] = pre_lde[t][pi++][pos];
+          else f[c] = main_rows.rows[t][copy * tl.main.size() + mi++];
+        }
+        Fp3 acc, power = gamma_start[t];
+        size_t k = ood_start[t];
+        auto term = [&](Fp value, const Fp3& inv) {
+          acc = acc + power * (embed(value) - from_raw(proof.ood[k++])) * inv;
+          power = power * gamma;
+        };
+        for (int s = 0; s < 2; ++s)
+          for (size_t c = 0; c < tl.columns; ++c) term(f[c], s ? inv_zn : inv_z);
+        for (int s = 0; s < 2; ++s)
+          for (size_t c = 0; c < tl.aux_width(); ++c) term(aux_rows.rows[t][copy * tl.aux_width() + c], s ? inv_zn : inv_z);
+        for (size_t c = 0; c < tl.quotient_width(); ++c) term(q_rows.rows[t][copy * tl.quotient_width() + c], inv_z);
+        deep[{log_h, pos}] = deep[{log_h, pos}] + acc;
+      }
+    }
+    // spec: protocol:stark:verify_fri — fold down the layers.
+    Fp s = Fp::from_u64(spec::GoldilocksTraits::kGenerator);
+    Fp3 expected_value = fri_fold({deep[{log_max, q}], deep[{log_max, q + half0}]},
+                                  s * root_of_unity(log_max + lb).pow(q), betas[0]);
+    s = s * s;
+    if (heights.count(log_max - 1)) expected_value = expected_value + lambdas[1] * deep[{log_max - 1, q}];
+    for (unsigned l = 1; l < rounds; ++l) {
+      const size_t half = size_t{1} << (log_max + lb - l - 1);
+      const size_t pos = q % (2 * half), leaf = pos % half, slot = pos / half;
+      const size_t k = static_cast<size_t>(std::lower_bound(leaf_index[l].begin(), leaf_index[l].end(), leaf) -
+                                           leaf_index[l].begin());
+      const auto& raw = proof.fri_openings[l - 1].rows[k];
+      const Fp3 v0 = from_raw({raw[0], raw[1], raw[2]}), v1 = from_raw({raw[3], raw[4], raw[5]});
+      if ((slot ? v1 : v0) != expected_value)
+        return reject(Stage::kFri, "layer " + std::to_string(l) + ", query " + std::to_string(qi) +
+                                       ": the folded value does not match the next layer");
+      expected_value = fri_fold({v0, v1}, s * root_of_unity(log_max + lb - l).pow(leaf), betas[l]);
+      s = s * s;
+      const unsigned lh = log_max - l - 1;
+      if (heights.count(lh)) expected_value = expected_value + lambdas[l + 1] * deep[{lh, leaf}];
+    }
+    const size_t final_n = size_t{1} << (log_final + lb);
+    const Fp y = s * root_of_unity(log_final + lb).pow(q % final_n);
+    if (eval_poly(proof.final_poly, y) != expected_value)
+      return reject(Stage::kFri, "query " + std::to_string(qi) + ": the final polynomial does not match the last fold");
+  }
+  return accepted;
+}
+
+}  // namespace zkrv::ref::verify

@@ -1,0 +1,44 @@
+#pragma once
+// The verifier (spec/protocol.md, protocol:stark:verify). It links the spec and the reference
+// STARK core, never a prover. It takes no shape from the proof without checking it against what
+// it derives itself (widths and column kinds from the embedded spec, fixed heights, the ELF's
+// and the output's tables), replays the transcript over everything the proof sends, and returns
+// a typed rejection: it never throws or aborts on any proof.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "spec/isa.h"
+#include "spec/stark.h"
+
+namespace zkrv::ref::verify {
+
+struct Rejection {
+  enum class Stage { kMalformed, kOptions, kStatement, kShape, kLogup, kConstraints, kMerkle, kPow, kFri };
+  Stage stage;
+  std::string what;
+};
+const char* stage_name(Rejection::Stage s);
+
+struct VerifyResult {
+  std::optional<Rejection> rejection;
+  spec::StarkSecurity security{};  // filled when the options and shapes were accepted
+  bool ok() const { return !rejection; }
+};
+
+// What the verifier is told: the ELF, the expected exit code and, optionally, the expected
+// public output (without it, the output the proof claims is the one verified).
+struct Expected {
+  const spec::ProgramImage* image = nullptr;
+  uint32_t exit_code = 0;
+  const std::vector<uint8_t>* output = nullptr;
+};
+
+VerifyResult verify(const spec::StarkProof& proof, const Expected& expected);
+// Decodes first; a malformed proof is a kMalformed rejection naming the offset.
+VerifyResult verify_bytes(std::span<const uint8_t> bytes, const Expected& expected);
+
+}  // namespace zkrv::ref::verify

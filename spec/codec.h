@@ -1,0 +1,76 @@
+#pragma once
+// Little-endian byte writing and a bounds-checked reader with typed errors, shared by the proof
+// decoders (protocol:proof:*). Internal to spec/: the reader never throws and never allocates
+// more than the bytes left allow.
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "spec/field.h"
+#include "spec/fri.h"
+
+namespace zkrv::spec::codec {
+
+inline void put(std::vector<uint8_t>& b, uint64_t v, int bytes) {
+  for (int k = 0; k < bytes; ++k) b.push_back(static_cast<uint8_t>(v >> (8 * k)));
+}
+
+class Reader {
+ public:
+  explicit Reader(std::span<const uint8_t> b) : b_(b) {}
+  std::optional<ParseError> err;
+  size_t pos() const { return pos_; }
+  size_t left() const { return b_.size() - pos_; }
+  bool ok() const { return !err; }
+
+  uint64_t uint(int bytes) {
+    if (err) return 0;
+    if (left() < static_cast<size_t>(bytes)) return fail(ParseError::Kind::kTruncated, "unexpected end of proof"), 0;
+    uint64_t v = 0;
+    for (int k = 0; k < bytes; ++k) v |= uint64_t{b_[pos_ + static_cast<size_t>(k)]} << (8 * k);
+    pos_ += static_cast<size_t>(bytes);
+    return v;
+  }
+  uint64_t field() {
+    const size_t at = pos_;
+    const uint64_t v = uint(8);
+    if (ok() && v >= GoldilocksTraits::kModulus) {
+      pos_ = at;
+      fail(ParseError::Kind::kNonCanonical, "field element not canonical (>= p)");
+    }
+    return v;
+  }
+  Digest digest() {
+    Digest d{};
+    if (err) return d;
+    if (left() < 32) return fail(ParseError::Kind::kTruncated, "unexpected end of proof"), d;
+    std::memcpy(d.data(), b_.data() + pos_, 32);
+    pos_ += 32;
+    return d;
+  }
+  // A u32 count of items at least item_bytes long each: never more than the bytes left allow,
+  // so a hostile count cannot make the parser allocate.
+  size_t count(size_t item_bytes, const char* what) {
+    const size_t at = pos_;
+    const uint64_t n = uint(4);
+    if (ok() && n * item_bytes > left()) {
+      pos_ = at;
+      fail(ParseError::Kind::kTooLarge, std::string(what) + " count exceeds the remaining bytes");
+      return 0;
+    }
+    return static_cast<size_t>(n);
+  }
+  void fail(ParseError::Kind k, std::string what) {
+    if (!err) err = ParseError{k, pos_, std::move(what)};
+  }
+
+ private:
+  std::span<const uint8_t> b_;
+  size_t pos_ = 0;
+};
+
+}  // namespace zkrv::spec::codec

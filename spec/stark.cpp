@@ -1,0 +1,202 @@
+#include "spec/stark.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "spec/codec.h"
+
+namespace zkrv::spec {
+namespace {
+
+using codec::put;
+using codec::Reader;
+constexpr char kMagic[8] = {'Z', 'K', 'R', 'V', '-', 'P', 'R', 'F'};
+
+void put_digest(std::vector<uint8_t>& b, const Digest& d) { b.insert(b.end(), d.begin(), d.end()); }
+void put_fp3(std::vector<uint8_t>& b, const Fp3Raw& c) {
+  for (uint64_t v : c) put(b, v, 8);
+}
+void put_opening(std::vector<uint8_t>& b, const MixedOpening& o) {
+  put(b, o.values.size(), 4);
+  for (uint64_t v : o.values) put(b, v, 8);
+  put(b, o.siblings.size(), 4);
+  for (const Digest& d : o.siblings) put_digest(b, d);
+}
+Fp3Raw read_fp3(Reader& r) { return {r.field(), r.field(), r.field()}; }
+void read_opening(Reader& r, MixedOpening& o) {
+  o.values.resize(r.count(8, "opened value"));
+  for (uint64_t& v : o.values) v = r.field();
+  o.siblings.resize(r.count(32, "Merkle sibling"));
+  for (Digest& d : o.siblings) d = r.digest();
+}
+
+}  // namespace
+
+// spec: protocol:stark:presets
+StarkOptions stark_preset(const std::string& name) {
+  if (name == "provable") return StarkOptions{2, 110, 16, 3};
+  if (name == "conjectured") return StarkOptions{2, 42, 16, 3};
+  throw std::invalid_argument("unknown security preset '" + name + "' (provable or conjectured)");
+}
+
+std::optional<std::string> check_options(const StarkOptions& o) {
+  if (o.log_blowup < 2 || o.log_blowup > 3) return "log_blowup must be 2 or 3";
+  if (o.num_queries < 1 || o.num_queries > 1024) return "num_queries must be in 1..1024";
+  if (o.pow_bits > 30) return "pow_bits must be at most 30";
+  if (o.log_final_size > 8) return "log_final_size must be at most 8";
+  return std::nullopt;
+}
+
+std::vector<uint8_t> encode_statement(const StarkOptions& o, const Statement& s) {
+  std::vector<uint8_t> b;
+  put(b, kStarkProofVersion, 4);
+  put(b, o.log_blowup, 1);
+  put(b, o.num_queries, 2);
+  put(b, o.pow_bits, 1);
+  put(b, o.log_final_size, 1);
+  put_digest(b, s.program_digest);
+  put(b, s.exit_code, 4);
+  put(b, s.output.size(), 8);
+  b.insert(b.end(), s.output.begin(), s.output.end());
+  put(b, s.log_heights.size(), 1);
+  b.insert(b.end(), s.log_heights.begin(), s.log_heights.end());
+  return b;
+}
+
+// spec: protocol:proof:stark
+std::vector<uint8_t> encode_stark_proof(const StarkProof& p) {
+  std::vector<uint8_t> b(kMagic, kMagic + 8);
+  const auto st = encode_statement(p.options, p.statement);
+  b.insert(b.end(), st.begin(), st.end());
+  put_digest(b, p.main_root);
+  put(b, p.terminal_sums.size(), 4);
+  for (const Fp3Raw& c : p.terminal_sums) put_fp3(b, c);
+  put_digest(b, p.aux_root);
+  put_digest(b, p.quotient_root);
+  put(b, p.ood.size(), 4);
+  for (const Fp3Raw& c : p.ood) put_fp3(b, c);
+  put(b, p.fri_roots.size(), 4);
+  for (const Digest& d : p.fri_roots) put_digest(b, d);
+  put(b, p.final_poly.size(), 4);
+  for (const Fp3Raw& c : p.final_poly) put_fp3(b, c);
+  put(b, p.pow_nonce, 8);
+  put(b, p.queries.size(), 4);
+  for (const QueryOpening& q : p.queries) {
+    put_opening(b, q.main);
+    put_opening(b, q.aux);
+    put_opening(b, q.quotient);
+  }
+  put(b, p.fri_openings.size(), 4);
+  for (const FriLayerOpening& o : p.fri_openings) {
+    put(b, o.rows.size(), 4);
+    for (const auto& row : o.rows) {
+      put(b, row.size(), 4);
+      for (uint64_t v : row) put(b, v, 8);
+    }
+    put(b, o.merkle_proof.size(), 4);
+    for (const Digest& d : o.merkle_proof) put_digest(b, d);
+  }
+  return b;
+}
+
+ParsedStarkProof decode_stark_proof(std::span<const uint8_t> bytes) {
+  Reader r(bytes);
+  auto failed = [&]() { return ParsedStarkProof{std::nullopt, r.err}; };
+  if (bytes.size() < 8 || std::memcmp(bytes.data(), kMagic, 8) != 0) {
+    r.fail(ParseError::Kind::kBadMagic, "not a zkrv proof (bad magic)");
+    return failed();
+  }
+  r.uint(8);
+  const uint64_t version = r.uint(4);
+  if (r.ok() && version != kStarkProofVersion)
+    r.fail(ParseError::Kind::kBadVersion, "unsupported proof version " + std::to_string(version));
+  StarkProof p;
+  p.options.log_blowup = static_cast<unsigned>(r.uint(1));
+  p.options.num_queries = static_cast<unsigned>(r.uint(2));
+  p.options.pow_bits = static_cast<unsigned>(r.uint(1));
+  p.options.log_final_size = static_cast<unsigned>(r.uint(1));
+  p.statement.program_digest = r.digest();
+  p.statement.exit_code = static_cast<uint32_t>(r.uint(4));
+  {
+    const size_t at = r.pos();
+    const uint64_t n = r.uint(8);
+    if (r.ok() && n > r.left()) {
+      r.fail(ParseError::Kind::kTooLarge, "output length exceeds the remaining bytes");
+      (void)at;
+    } else if (r.ok()) {
+      p.statement.output.resize(static_cast<size_t>(n));
+      for (uint8_t& c : p.statement.output) c = static_cast<uint8_t>(r.uint(1));
+    }
+  }
+  {
+    const uint64_t n = r.uint(1);
+    if (r.ok() && n > r.left()) r.fail(ParseError::Kind::kTooLarge, "table count exceeds the remaining bytes");
+    if (r.ok()) {
+      p.statement.log_heights.resize(static_cast<size_t>(n));
+      for (uint8_t& h : p.statement.log_heights) h = static_cast<uint8_t>(r.uint(1));
+    }
+  }
+  p.main_root = r.digest();
+  p.terminal_sums.resize(r.count(24, "terminal sum"));
+  for (Fp3Raw& c : p.terminal_sums) c = read_fp3(r);
+  p.aux_root = r.digest();
+  p.quotient_root = r.digest();
+  p.ood.resize(r.count(24, "opened value"));
+  for (Fp3Raw& c : p.ood) c = read_fp3(r);
+  p.fri_roots.resize(r.count(32, "FRI layer root"));
+  for (Digest& d : p.fri_roots) d = r.digest();
+  p.final_poly.resize(r.count(24, "final polynomial coefficient"));
+  for (Fp3Raw& c : p.final_poly) c = read_fp3(r);
+  p.pow_nonce = r.uint(8);
+  p.queries.resize(r.count(12, "query"));
+  for (QueryOpening& q : p.queries) {
+    read_opening(r, q.main);
+    read_opening(r, q.aux);
+    read_opening(r, q.quotient);
+  }
+  p.fri_openings.resize(r.count(8, "FRI layer opening"));
+  for (FriLayerOpening& o : p.fri_openings) {
+    o.rows.resize(r.count(4, "opened row"));
+    for (auto& row : o.rows) {
+      row.resize(r.count(8, "row element"));
+      for (uint64_t& v : row) v = r.field();
+    }
+    o.merkle_proof.resize(r.count(32, "Merkle digest"));
+    for (Digest& d : o.merkle_proof) d = r.digest();
+  }
+  if (r.ok() && r.left() != 0) r.fail(ParseError::Kind::kTrailingBytes, "trailing bytes after the proof");
+  if (!r.ok()) return failed();
+  return {std::move(p), std::nullopt};
+}
+
+// spec: protocol:stark:security
+StarkSecurity stark_security(const StarkOptions& o, unsigned log_max_height, size_t constraints,
+                             double log_interactions, size_t max_arity, size_t opened_columns) {
+  const FriOptions fo{o.log_blowup, 1, o.num_queries, o.pow_bits, std::min(o.log_final_size, log_max_height - 1)};
+  StarkSecurity s{};
+  s.fri = fri_security(fo, log_max_height);
+  const double field_bits = 3.0 * std::log2(static_cast<double>(GoldilocksTraits::kModulus));
+  const double log_domain = log_max_height + o.log_blowup;
+  // The algebraic steps, each a Schwartz-Zippel bound over F_{p^3}:
+  // constraint combination (one challenge, powers): constraints / |F|;
+  // LogUp: a fingerprint collision among the interactions (arity + 1 terms each) or a false
+  // rational identity in α: interactions^2 (arity + 1) / |F|;
+  // DEEP: a wrong opening passing at ζ: (opened columns + 4) |D| / |F|, times the list size L
+  // in the Johnson regime (L <= (m + 1/2) / sqrt(ρ)), 1 under the conjecture.
+  const double log_ali = std::log2(static_cast<double>(std::max<size_t>(constraints, 1))) - field_bits;
+  const double log_logup = 2 * log_interactions + std::log2(static_cast<double>(max_arity + 1)) - field_bits;
+  const double log_deep = std::log2(static_cast<double>(opened_columns + 4)) + log_domain + 2 - field_bits;
+  const double log_list = std::log2(s.fri.johnson_m + 0.5) + 0.5 * o.log_blowup;
+  auto bits_of = [](std::initializer_list<double> logs) {
+    double sum = 0;
+    for (double l : logs) sum += std::exp2(l);
+    return -std::log2(sum);
+  };
+  s.provable_bits = bits_of({-s.fri.provable_bits, log_ali, log_logup, log_deep + log_list});
+  s.conjectured_bits = bits_of({-s.fri.conjectured_bits, log_ali, log_logup, log_deep});
+  return s;
+}
+
+}  // namespace zkrv::spec

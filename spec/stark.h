@@ -1,0 +1,90 @@
+#pragma once
+// The whole-proof value types (spec: protocol:stark:*, protocol:proof:stark): options and their
+// two presets, the statement, the proof object, its byte encoding with a typed-error decoder,
+// the program digest and the security calculator. Shared by every prover and the verifier.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "spec/fri.h"
+#include "spec/isa.h"
+
+namespace zkrv::spec {
+
+// protocol:stark:options — the options a proof is made with; all are in the statement.
+struct StarkOptions {
+  unsigned log_blowup = 2;      // LDE and FRI rate 2^-log_blowup; 2..3 (quotients need 4x)
+  unsigned num_queries = 110;   // 1..1024
+  unsigned pow_bits = 16;       // grinding before the queries; 0..30
+  unsigned log_final_size = 3;  // FRI folds until the degree bound is at most 2^log_final_size; 0..8
+  friend bool operator==(const StarkOptions&, const StarkOptions&) = default;
+};
+// protocol:stark:presets — `provable` (the default) and `conjectured`.
+StarkOptions stark_preset(const std::string& name);  // throws std::invalid_argument for another name
+std::optional<std::string> check_options(const StarkOptions& o);  // why the options are invalid
+
+inline constexpr unsigned kMaxLogHeight = 24;  // protocol:stark:heights — prover-chosen heights
+inline constexpr uint32_t kStarkProofVersion = 1;
+
+// protocol:stark:statement
+struct Statement {
+  Digest program_digest{};
+  uint32_t exit_code = 0;
+  std::vector<uint8_t> output;
+  std::vector<uint8_t> log_heights;  // one per table, spec order
+  friend bool operator==(const Statement&, const Statement&) = default;
+};
+
+// One opening of a mixed-height Merkle tree (protocol:merkle:mixed): the values of every
+// matrix's row at the leaf, then from the leaf upward the sibling digest of each level and the
+// rows of the matrices that enter there; values and siblings flat, their counts fixed by the shapes.
+struct MixedOpening {
+  std::vector<uint64_t> values;
+  std::vector<Digest> siblings;
+  friend bool operator==(const MixedOpening&, const MixedOpening&) = default;
+};
+struct QueryOpening {
+  MixedOpening main, aux, quotient;
+  friend bool operator==(const QueryOpening&, const QueryOpening&) = default;
+};
+
+struct StarkProof {
+  StarkOptions options;
+  Statement statement;
+  Digest main_root{}, aux_root{}, quotient_root{};
+  std::vector<Fp3Raw> terminal_sums;  // one per table
+  std::vector<Fp3Raw> ood;            // every opened value at ζ and ζ·g, in protocol:stark:ood order
+  std::vector<Digest> fri_roots;      // committed FRI layers 1..L-1
+  std::vector<Fp3Raw> final_poly;
+  uint64_t pow_nonce = 0;
+  std::vector<QueryOpening> queries;
+  std::vector<FriLayerOpening> fri_openings;  // one per committed FRI layer
+  friend bool operator==(const StarkProof&, const StarkProof&) = default;
+};
+
+// protocol:proof:stark — encode never fails; decode never throws, and rejects with a typed error
+// (the FRI proof's ParseError kinds) and the offset.
+std::vector<uint8_t> encode_stark_proof(const StarkProof& proof);
+struct ParsedStarkProof {
+  std::optional<StarkProof> proof;
+  std::optional<ParseError> error;
+};
+ParsedStarkProof decode_stark_proof(std::span<const uint8_t> bytes);
+// The statement and options as the transcript absorbs them (label `statement`).
+std::vector<uint8_t> encode_statement(const StarkOptions& o, const Statement& s);
+
+// protocol:stark:security — the whole protocol's soundness for these options, the tallest
+// trace height, the number of constraints and interactions, and the largest bus arity.
+struct StarkSecurity {
+  double provable_bits;
+  double conjectured_bits;
+  FriSecurity fri;
+};
+StarkSecurity stark_security(const StarkOptions& o, unsigned log_max_height, size_t constraints,
+                             double log_interactions, size_t max_arity, size_t opened_columns);
+
+}  // namespace zkrv::spec
