@@ -1,5 +1,6 @@
 // zkrv — command-line front end: `zkrv run` executes a guest ELF, `zkrv profile` attributes its
-// cycles, `zkrv check` checks its trace against the constraint spec; prove and verify join later.
+// cycles, `zkrv check` checks its trace against the constraint spec, `zkrv prove` and `zkrv verify`
+// (prove.cpp, verify.cpp) make and check a proof.
 
 #include <CLI/CLI.hpp>
 
@@ -19,16 +20,14 @@
 #include "tools/common/files.h"
 #include "tools/profile/profiler.h"
 #include "tools/span/span.h"
+#include "tools/zkrv/commands.h"
 #include "tools/zkrv/exit_codes.h"
 
 namespace {
 
-constexpr uint64_t kMaxElfBytes = uint64_t{1} << 30;
-
-int fail(int code, const std::string& msg) {
-  std::cerr << "zkrv: error: " << msg << "\n";
-  return code;
-}
+using zkrv::cli::fail;
+using zkrv::cli::Guest;
+using zkrv::cli::load_guest;
 
 std::string hex_bytes(const std::vector<uint8_t>& v) {
   static const char* digits = "0123456789abcdef";
@@ -46,28 +45,6 @@ std::string json_escape(const std::string& in) {
     else s += c;
   }
   return s;
-}
-
-// A guest ELF (validated) and its input, or a one-line error and the exit code to return.
-struct Guest {
-  std::vector<uint8_t> elf, input;
-  zkrv::spec::ProgramImage image;
-};
-
-int load_guest(const std::string& program, const std::string& input_path, uint64_t max_input, Guest& out) {
-  using namespace zkrv;
-  auto elf = tools::read_file(program, kMaxElfBytes, "program");
-  if (!elf.bytes) return fail(cli::kIoError, elf.error);
-  if (!input_path.empty()) {
-    auto in = tools::read_file(input_path, max_input, "input");
-    if (!in.bytes) return fail(in.error.find("limit") != std::string::npos ? cli::kBadInput : cli::kIoError, in.error);
-    out.input = std::move(*in.bytes);
-  }
-  auto loaded = ref::load_elf(*elf.bytes);
-  if (!loaded.ok()) return fail(cli::kBadInput, program + ": " + loaded.message);
-  out.image = std::move(*loaded.image);
-  out.elf = std::move(*elf.bytes);
-  return 0;
 }
 
 struct RunArgs {
@@ -306,6 +283,11 @@ int main(int argc, char** argv) {
               "constraint (spec ID, table, row, values) or unbalanced bus (its unmatched tuples). Exit code: 0 all hold,\n"
               "1 a constraint or bus fails, 101-107 the guest faulted, 64-66 usage and file errors, 70 internal error.");
 
+  zkrv::cli::ProveArgs pra;
+  auto* prv = zkrv::cli::add_prove(app, pra);
+  zkrv::cli::VerifyArgs va;
+  auto* ver = zkrv::cli::add_verify(app, va);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -321,6 +303,8 @@ int main(int argc, char** argv) {
     if (*run) return cmd_run(ra);
     if (*prof) return cmd_profile(pa);
     if (*chk) return cmd_check(ca);
+    if (*prv) return zkrv::cli::cmd_prove(pra);
+    if (*ver) return zkrv::cli::cmd_verify(va);
   } catch (const std::bad_alloc&) {
     return fail(zkrv::cli::kIoError, "out of memory");
   } catch (const std::exception& e) {

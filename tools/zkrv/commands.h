@@ -1,0 +1,43 @@
+#pragma once
+// What the zkrv subcommands share (guest.cpp), and the subcommands that live in their own files
+// (prove.cpp, verify.cpp): each registers its options on the app and runs when chosen.
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spec/isa.h"
+
+namespace zkrv::cli {
+
+// Prints "zkrv: error: MSG" on stderr and returns code.
+int fail(int code, const std::string& msg);
+
+// A guest ELF (validated) and its input, or a one-line error and the exit code to return.
+struct Guest {
+  std::vector<uint8_t> elf, input;
+  spec::ProgramImage image;
+};
+inline constexpr uint64_t kMaxElfBytes = uint64_t{1} << 30;
+int load_guest(const std::string& program, const std::string& input_path, uint64_t max_input, Guest& out);
+
+struct ProveArgs {
+  std::string program, input, out, security = "provable";
+  uint64_t max_cycles = uint64_t{1} << 22;
+  uint64_t seed = 0;
+  bool json = false;
+};
+CLI::App* add_prove(CLI::App& app, ProveArgs& a);
+int cmd_prove(const ProveArgs& a);
+
+struct VerifyArgs {
+  std::string proof, program, output;
+  uint32_t exit_code = 0;
+  double min_bits = 100;
+};
+CLI::App* add_verify(CLI::App& app, VerifyArgs& a);
+int cmd_verify(const VerifyArgs& a);
+
+}  // namespace zkrv::cli

@@ -1,0 +1,123 @@
+// zkrv prove: execute a guest, check its trace against the spec, prove it with the reference
+// prover, write the proof atomically, and print a summary.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "optimized/exec/fast_executor.h"
+#include "reference/air/check.h"
+#include "reference/prove/prove.h"
+#include "reference/stark/air.h"
+#include "tools/common/files.h"
+#include "tools/zkrv/commands.h"
+#include "tools/zkrv/exit_codes.h"
+
+namespace zkrv::cli {
+namespace {
+
+double peak_rss_mb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+std::string default_proof_path(const std::string& program) {
+  std::string base = program.substr(program.find_last_of('/') + 1);
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".elf") == 0) base.resize(base.size() - 4);
+  return base + ".proof";
+}
+
+}  // namespace
+
+CLI::App* add_prove(CLI::App& app, ProveArgs& a) {
+  auto* p = app.add_subcommand("prove", "Execute a guest, check its trace against the constraint spec, and prove it");
+  p->add_option("PROGRAM", a.program, "guest ELF (RV64IM, static, ET_EXEC)")->required();
+  p->add_option("--input", a.input, "private input file");
+  p->add_option("-o,--out", a.out, "proof file (default: PROGRAM's name with .proof, in the current folder)");
+  p->add_option("--security", a.security, "provable: at least 100 provable bits; conjectured: at least 100 bits under "
+                                          "the ethSTARK conjecture, a smaller proof")
+      ->capture_default_str()->check(CLI::IsMember({"provable", "conjectured"}));
+  p->add_option("--max-cycles", a.max_cycles, "refuse runs longer than N cycles")->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  p->add_option("--random-seed", a.seed, "seed of zkvm_random_u64")->capture_default_str();
+  p->add_flag("--json", a.json, "print the summary as JSON on stdout");
+  p->footer("Prints one line per stage on stderr (execute, trace, check, commit, logup, quotient, ood, deep, fri,\n"
+            "queries) and a summary: cycles, each table's height, proof bytes, provable and conjectured bits, wall\n"
+            "time, peak memory. The proof is written atomically: nothing is left behind on failure. Exit code: 0\n"
+            "proved, 1 the run does not satisfy the constraint spec (first failing spec ID), 101-107 the guest\n"
+            "faulted or hit the cycle limit, 64-66 usage and file errors, 70 internal error.");
+  return p;
+}
+
+int cmd_prove(const ProveArgs& a) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto lap = t0;
+  auto stage = [&](std::string_view name) {
+    const auto now = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "zkrv: %-9s %8.2f s\n", std::string(name).c_str(), std::chrono::duration<double>(now - lap).count());
+    lap = now;
+  };
+  Guest g;
+  if (int err = load_guest(a.program, a.input, spec::kDefaultMaxInputBytes, g); err != 0) return err;
+  const spec::StarkOptions options = spec::stark_preset(a.security);
+  spec::ExecOptions opt;
+  opt.max_cycles = a.max_cycles;
+  opt.random_seed = a.seed;
+  opt.trace = true;
+  const auto run = opt::execute(g.image, g.input, opt);
+  if (run.status != spec::ExitStatus::kExited)
+    return fail(fault_exit_code(run.fault.kind), "only runs that exit can be proven; this one stopped after " +
+                                                     std::to_string(run.cycles) + " cycles: " + spec::describe(run.fault));
+  stage("execute");
+  const auto trace = ref::air::build_trace(g.image, run);
+  stage("trace");
+  const auto report = ref::air::check_trace(trace);
+  if (!report.ok()) {
+    std::cerr << "zkrv: refused: the run does not satisfy the constraint spec: " << report.summary() << "\n";
+    return 1;
+  }
+  stage("check");
+  const auto proof = ref::prove::prove_unchecked(g.image, trace, options, [&](std::string_view s, double) { stage(s); });
+  const auto bytes = spec::encode_stark_proof(proof);
+  const std::string out = a.out.empty() ? default_proof_path(a.program) : a.out;
+  if (auto err = tools::write_file_atomic(out, bytes); !err.empty()) return fail(kIoError, err);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  const auto& layout = ref::stark::air_layout();
+  unsigned log_max = 0;
+  for (uint8_t h : proof.statement.log_heights) log_max = std::max<unsigned>(log_max, h);
+  double interactions = 0;
+  size_t opened = 0;
+  for (size_t t = 0; t < layout.tables.size(); ++t) {
+    interactions += static_cast<double>(layout.tables[t].interactions.size()) * std::ldexp(1.0, proof.statement.log_heights[t]);
+    opened += layout.tables[t].columns + layout.tables[t].aux_width() + layout.tables[t].quotient_width();
+  }
+  const auto sec = spec::stark_security(options, log_max, layout.constraint_count(), std::log2(interactions),
+                                        layout.max_arity, opened);
+  std::ostringstream heights, heights_json;
+  for (size_t t = 0; t < layout.tables.size(); ++t) {
+    heights << (t ? " " : "") << layout.tables[t].name << "=2^" << unsigned{proof.statement.log_heights[t]};
+    heights_json << (t ? "," : "") << "\"" << layout.tables[t].name << "\":" << (uint64_t{1} << proof.statement.log_heights[t]);
+  }
+  if (a.json) {
+    std::printf("{\"proof\":\"%s\",\"cycles\":%llu,\"exit_code\":%u,\"output_bytes\":%zu,\"heights\":{%s},"
+                "\"proof_bytes\":%zu,\"provable_bits\":%.1f,\"conjectured_bits\":%.1f,\"security\":\"%s\","
+                "\"wall_s\":%.3f,\"cycles_per_s\":%.1f,\"peak_rss_mb\":%.1f}\n",
+                out.c_str(), static_cast<unsigned long long>(run.cycles), proof.statement.exit_code,
+                proof.statement.output.size(), heights_json.str().c_str(), bytes.size(), sec.provable_bits,
+                sec.conjectured_bits, a.security.c_str(), wall, static_cast<double>(run.cycles) / wall, peak_rss_mb());
+  } else {
+    std::printf("proved %s: %llu cycles, exit code %u, %zu output bytes\n", a.program.c_str(),
+                static_cast<unsigned long long>(run.cycles), proof.statement.exit_code, proof.statement.output.size());
+    std::printf("tables: %s\n", heights.str().c_str());
+    std::printf("proof: %s, %zu bytes; %s security: %.1f provable bits, %.1f conjectured bits\n", out.c_str(),
+                bytes.size(), a.security.c_str(), sec.provable_bits, sec.conjectured_bits);
+    std::printf("time: %.2f s (%.0f cycles/s); peak memory %.0f MB\n", wall, static_cast<double>(run.cycles) / wall,
+                peak_rss_mb());
+  }
+  return 0;
+}
+
+}  // namespace zkrv::cli
