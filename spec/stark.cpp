@@ -150,7 +150,7 @@ ParsedStarkProof decode_stark_proof(std::span<const uint8_t> bytes) {
   p.final_poly.resize(r.count(24, "final polynomial coefficient"));
   for (Fp3Raw& c : p.final_poly) c = read_fp3(r);
   p.pow_nonce = r.uint(8);
-  p.queries.resize(r.count(12, "query"));
+  p.queries.resize(r.count(24, "query"));
   for (QueryOpening& q : p.queries) {
     read_opening(r, q.main);
     read_opening(r, q.aux);

@@ -1,6 +1,6 @@
 #pragma once
-// Reference Goldilocks arithmetic: plain and obviously correct (128-bit products reduced with
-// %), mirroring spec/field.h. Speed is optimized/field's job.
+// Reference Goldilocks arithmetic: plain and obviously correct (128-bit products reduced by
+// 2^64 = 2^32 - 1 and 2^96 = -1 mod p, then at most three subtractions), mirroring spec/field.h. Speed is optimized/field's job.
 
 #include <array>
 #include <cstddef>
@@ -22,14 +22,10 @@ class Fp {
 
   friend constexpr Fp operator+(Fp a, Fp b) {
     const unsigned __int128 s = static_cast<unsigned __int128>(a.v_) + b.v_;
-    return Fp(static_cast<uint64_t>(s % P));
+    return Fp(static_cast<uint64_t>(s >= P ? s - P : s));
   }
-  friend constexpr Fp operator-(Fp a, Fp b) {
-    return Fp(static_cast<uint64_t>((static_cast<unsigned __int128>(a.v_) + P - b.v_) % P));
-  }
-  friend constexpr Fp operator*(Fp a, Fp b) {
-    return Fp(static_cast<uint64_t>((static_cast<unsigned __int128>(a.v_) * b.v_) % P));
-  }
+  friend constexpr Fp operator-(Fp a, Fp b) { return Fp(a.v_ >= b.v_ ? a.v_ - b.v_ : a.v_ + (P - b.v_)); }
+  friend constexpr Fp operator*(Fp a, Fp b) { return Fp(reduce128(static_cast<unsigned __int128>(a.v_) * b.v_)); }
   constexpr Fp operator-() const { return Fp(0) - *this; }
   friend constexpr bool operator==(Fp a, Fp b) { return a.v_ == b.v_; }
 
@@ -44,6 +40,16 @@ class Fp {
 
  private:
   explicit constexpr Fp(uint64_t canonical) : v_(canonical) {}
+  // x mod p for x < 2^128, written x = lo + 2^64 (hi_lo + 2^32 hi_hi): since 2^64 = 2^32 - 1 and
+  // 2^96 = -1 (mod p), x = lo - hi_hi + (2^32 - 1) hi_lo (mod p).
+  static constexpr uint64_t reduce128(unsigned __int128 x) {
+    const uint64_t lo = static_cast<uint64_t>(x), hi = static_cast<uint64_t>(x >> 64);
+    const uint64_t hi_hi = hi >> 32, hi_lo = hi & 0xffffffffu;
+    unsigned __int128 t = static_cast<unsigned __int128>(lo) + P - hi_hi;  // lo - hi_hi + p, in [0, 2^65)
+    t += static_cast<unsigned __int128>(hi_lo) * 0xffffffffu;
+    while (t >= P) t -= P;  // t < 3 * 2^64: at most three steps
+    return static_cast<uint64_t>(t);
+  }
   uint64_t v_ = 0;
 };
 static_assert(sizeof(Fp) == 8);

@@ -20,33 +20,39 @@ Digest inject(const Digest& node, const std::vector<uint8_t>& rows) {
   b.insert(b.end(), rows.begin(), rows.end());
   return keccak256(b);
 }
-size_t height_of(const Columns& m) { return m.front().size(); }
+size_t height_of(const ColumnRefs& m) { return m.front()->size(); }
 bool pow2(size_t n) { return n && !(n & (n - 1)); }
 
 }  // namespace
 
 // spec: protocol:merkle:mixed
-MixedMerkleTree::MixedMerkleTree(std::vector<const Columns*> matrices) {
+ColumnRefs refs(const Columns& m) {
+  ColumnRefs r;
+  for (const auto& c : m) r.push_back(&c);
+  return r;
+}
+
+MixedMerkleTree::MixedMerkleTree(std::vector<ColumnRefs> matrices) {
   size_t n = 0;
-  for (const Columns* m : matrices) {
-    if (m->empty()) continue;
-    for (const auto& c : *m)
-      if (c.size() != height_of(*m)) throw std::invalid_argument("mixed Merkle: columns of unequal length");
-    if (!pow2(height_of(*m))) throw std::invalid_argument("mixed Merkle: height is not a power of two");
-    m_.push_back(m);
-    n = std::max(n, height_of(*m));
+  for (ColumnRefs& m : matrices) {
+    if (m.empty()) continue;
+    for (const auto* c : m)
+      if (c->size() != height_of(m)) throw std::invalid_argument("mixed Merkle: columns of unequal length");
+    if (!pow2(height_of(m))) throw std::invalid_argument("mixed Merkle: height is not a power of two");
+    n = std::max(n, height_of(m));
+    m_.push_back(std::move(m));
   }
   if (n < 2) throw std::invalid_argument("mixed Merkle: the tallest matrix needs at least 2 rows");
   std::vector<Digest> level(n / 2);
   for (size_t i = 0; i < n / 2; ++i) {
     std::vector<uint8_t> b{0x00};
-    for (const Columns* m : m_) {
-      const size_t h = height_of(*m);
+    for (const ColumnRefs& m : m_) {
+      const size_t h = height_of(m);
       if (h == n)
         for (size_t r : {i, i + n / 2})
-          for (const auto& c : *m) put_fp(b, c[r]);
+          for (const auto* c : m) put_fp(b, (*c)[r]);
       else if (h == n / 2)
-        for (const auto& c : *m) put_fp(b, c[i]);
+        for (const auto* c : m) put_fp(b, (*c)[i]);
     }
     level[i] = keccak256(b);
   }
@@ -57,9 +63,9 @@ MixedMerkleTree::MixedMerkleTree(std::vector<const Columns*> matrices) {
     for (size_t j = 0; j < w; ++j) {
       up[j] = hash_node(below[j], below[j + w]);
       std::vector<uint8_t> rows;
-      for (const Columns* m : m_)
-        if (height_of(*m) == w)
-          for (const auto& c : *m) put_fp(rows, c[j]);
+      for (const ColumnRefs& m : m_)
+        if (height_of(m) == w)
+          for (const auto* c : m) put_fp(rows, (*c)[j]);
       if (!rows.empty()) up[j] = inject(up[j], rows);
     }
     levels_.push_back(std::move(up));
@@ -71,18 +77,18 @@ spec::MixedOpening MixedMerkleTree::open(size_t i) const {
   const size_t half = levels_.front().size(), n = 2 * half;
   if (i >= half) throw std::out_of_range("mixed Merkle: leaf index out of range");
   spec::MixedOpening o;
-  for (const Columns* m : m_) {
-    const size_t h = height_of(*m);
+  for (const ColumnRefs& m : m_) {
+    const size_t h = height_of(m);
     if (h == n)
       for (size_t r : {i, i + half})
-        for (const auto& c : *m) o.values.push_back(c[r].value());
+        for (const auto* c : m) o.values.push_back((*c)[r].value());
     else if (h == half)
-      for (const auto& c : *m) o.values.push_back(c[i].value());
+      for (const auto* c : m) o.values.push_back((*c)[i].value());
   }
   for (size_t w = n / 4; w >= 1; w /= 2) {
-    for (const Columns* m : m_)
-      if (height_of(*m) == w)
-        for (const auto& c : *m) o.values.push_back(c[i % w].value());
+    for (const ColumnRefs& m : m_)
+      if (height_of(m) == w)
+        for (const auto* c : m) o.values.push_back((*c)[i % w].value());
     if (w == 1) break;
   }
   for (size_t l = 0; l + 1 < levels_.size(); ++l) {

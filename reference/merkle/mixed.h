@@ -16,8 +16,10 @@
 
 namespace zkrv::ref {
 
-// A matrix as columns of equal power-of-two length (at least 2 for the tallest).
+// A matrix as columns of equal power-of-two length (at least 2 for the tallest), owned or viewed.
 using Columns = std::vector<std::vector<Fp>>;
+using ColumnRefs = std::vector<const std::vector<Fp>*>;
+ColumnRefs refs(const Columns& m);
 
 struct MixedShape {
   unsigned log_height;
@@ -28,14 +30,14 @@ class MixedMerkleTree {
  public:
   // Matrices in commitment order; empty (width 0) matrices are skipped. Throws
   // std::invalid_argument on columns of unequal or non-power-of-two length.
-  explicit MixedMerkleTree(std::vector<const Columns*> matrices);
+  explicit MixedMerkleTree(std::vector<ColumnRefs> matrices);
   const Digest& root() const { return levels_.back()[0]; }
   // The opening of leaf i (i < N/2).
   spec::MixedOpening open(size_t leaf) const;
   size_t leaves() const { return levels_.front().size(); }
 
  private:
-  std::vector<const Columns*> m_;
+  std::vector<ColumnRefs> m_;
   std::vector<std::vector<Digest>> levels_;  // levels_[0]: the N/2 leaves; back(): the root
 };
 

@@ -27,7 +27,6 @@ struct TableData {
   Fp shift;
   std::vector<std::vector<Fp>> trace;  // spec columns
   std::vector<std::vector<Fp>> lde;    // spec columns on the LDE coset
-  Columns main_lde;                    // the main columns' LDE (commitment order)
   std::vector<std::vector<Fp>> aux;    // aux base columns on the trace domain
   Columns aux_lde;
   std::vector<std::vector<Fp>> q_coeffs;  // quotient chunk components: 3 per chunk, h coefficients each
@@ -146,10 +145,12 @@ spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const air::Air
     d.n = d.h * blowup;
     d.shift = lde_shift(log_max, d.log_h);
     for (const auto& col : d.trace) d.lde.push_back(coset_lde(col, static_cast<unsigned>(blowup), d.shift));
-    for (size_t c : layout.tables[t].main) d.main_lde.push_back(d.lde[c]);
   }
-  std::vector<const Columns*> mats;
-  for (const TableData& d : td) mats.push_back(&d.main_lde);
+  std::vector<ColumnRefs> mats;
+  for (size_t t = 0; t < td.size(); ++t) {
+    mats.emplace_back();
+    for (size_t c : layout.tables[t].main) mats.back().push_back(&td[t].lde[c]);
+  }
   const MixedMerkleTree main_tree(mats);
   proof.main_root = main_tree.root();
   tr.absorb_digest("main-root", proof.main_root);
@@ -199,7 +200,7 @@ spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const air::Air
     tr.absorb_ext("logup-sum", d.terminal);
   }
   mats.clear();
-  for (const TableData& d : td) mats.push_back(&d.aux_lde);
+  for (const TableData& d : td) mats.push_back(refs(d.aux_lde));
   const MixedMerkleTree aux_tree(mats);
   proof.aux_root = aux_tree.root();
   tr.absorb_digest("aux-root", proof.aux_root);
@@ -224,6 +225,7 @@ spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const air::Air
     batch_inverse(inv_x1);
     batch_inverse(inv_xl);
     batch_inverse(inv_zh);
+    const std::vector<Fp3> powers = combination_powers(alpha, tl.combined_constraints());
     std::vector<Fp> local(tl.columns), next(tl.columns), scratch;
     const size_t k_aux = tl.interactions.empty() ? 0 : tl.fractions.size() + 1;
     std::vector<Fp3> aux_local(k_aux), aux_next(k_aux);
@@ -238,7 +240,7 @@ spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const air::Air
       const Fp first = zh[i] * h_inv * inv_x1[i], last = w_inv * zh[i] * h_inv * inv_xl[i];
       const Fp transition = xs[i] - w_inv;
       const Fp3 v = combine(tl, local.data(), next.data(), aux_local.data(), aux_next.data(), publics.data(), ch,
-                            d.terminal, alpha, first, last, transition, scratch);
+                            d.terminal, powers, first, last, transition, scratch);
       const Fp3 qv = scale(v, inv_zh[i]);
       for (size_t c = 0; c < 3; ++c) q[c][i] = qv.c[c];
     }
@@ -254,7 +256,7 @@ spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const air::Air
     for (const auto& coeffs : d.q_coeffs) d.q_lde.push_back(coset_evals(coeffs, d.n, d.shift));
   }
   mats.clear();
-  for (const TableData& d : td) mats.push_back(&d.q_lde);
+  for (const TableData& d : td) mats.push_back(refs(d.q_lde));
   const MixedMerkleTree q_tree(mats);
   proof.quotient_root = q_tree.root();
   tr.absorb_digest("quotient-root", proof.quotient_root);
@@ -309,16 +311,21 @@ spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const air::Air
       for (size_t i = 0; i < d.n; ++i, x = x * w_n) inv_z[i] = embed(x) - zeta, inv_zn[i] = embed(x) - zeta_next;
       batch_inverse(inv_z);
       batch_inverse(inv_zn);
-      auto term = [&](const std::vector<Fp>& f, const std::vector<Fp3>& inv) {
-        const Fp3 v = from_raw(proof.ood[k++]);
-        for (size_t i = 0; i < d.n; ++i) acc[i] = acc[i] + power * (embed(f[i]) - v) * inv[i];
+      // Σ_k γ^k (f_k(x) − v_k) / (x − z) = (Σ_k γ^k f_k(x) − Σ_k γ^k v_k) / (x − z), per opening point.
+      std::vector<Fp3> sum_z(d.n), sum_zn(d.n);
+      Fp3 const_z, const_zn;
+      auto term = [&](const std::vector<Fp>& f, bool shifted) {
+        auto& sum = shifted ? sum_zn : sum_z;
+        (shifted ? const_zn : const_z) = (shifted ? const_zn : const_z) + power * from_raw(proof.ood[k++]);
+        for (size_t i = 0; i < d.n; ++i) sum[i] = sum[i] + scale(power, f[i]);
         power = power * gamma;
       };
       for (int s = 0; s < 2; ++s)
-        for (const auto& col : d.lde) term(col, s ? inv_zn : inv_z);
+        for (const auto& col : d.lde) term(col, s);
       for (int s = 0; s < 2; ++s)
-        for (const auto& col : d.aux_lde) term(col, s ? inv_zn : inv_z);
-      for (const auto& col : d.q_lde) term(col, inv_z);
+        for (const auto& col : d.aux_lde) term(col, s);
+      for (const auto& col : d.q_lde) term(col, false);
+      for (size_t i = 0; i < d.n; ++i) acc[i] = acc[i] + (sum_z[i] - const_z) * inv_z[i] + (sum_zn[i] - const_zn) * inv_zn[i];
     }
   }
   clock.lap("deep");

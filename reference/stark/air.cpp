@@ -106,6 +106,13 @@ template <class F> void batch_inverse_impl(std::vector<F>& v, const F& one) {
 void batch_inverse(std::vector<Fp>& v) { batch_inverse_impl(v, Fp::from_u64(1)); }
 void batch_inverse(std::vector<Fp3>& v) { batch_inverse_impl(v, embed(Fp::from_u64(1))); }
 
+std::vector<Fp3> combination_powers(const Fp3& alpha, size_t count) {
+  std::vector<Fp3> p(count);
+  Fp3 x = embed(Fp::from_u64(1));
+  for (size_t k = count; k-- > 0;) p[k] = x, x = x * alpha;
+  return p;
+}
+
 size_t AirLayout::constraint_count() const {
   size_t n = 0;
   for (const auto& t : tables) n += t.combined_constraints();
@@ -169,7 +176,10 @@ const AirLayout& air_layout() {
         if (i + 1 < in.size() && 1 + in[i].degree + in[i + 1].degree <= 3 &&
             in[i].mult.degree + in[i + 1].degree <= 3 && in[i + 1].mult.degree + in[i].degree <= 3) {
           tl.fractions.push_back({i, i + 1});
-          chunks = std::max(chunks, in[i].degree + in[i + 1].degree);  // every row: degree - 1
+          // every row: degree - 1 of f d1 d2 (1 + D1 + D2), m1 d2 and m2 d1
+          const unsigned d = std::max({1 + in[i].degree + in[i + 1].degree, in[i].mult.degree + in[i + 1].degree,
+                                       in[i + 1].mult.degree + in[i].degree});
+          chunks = std::max(chunks, d > 0 ? d - 1 : 0u);
           i += 2;
         } else {
           tl.fractions.push_back({i});

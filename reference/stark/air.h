@@ -143,6 +143,8 @@ namespace zkrv::ref::stark {
 
 inline Fp3 to3(Fp x) { return embed(x); }
 inline const Fp3& to3(const Fp3& x) { return x; }
+inline Fp3 mul3(const Fp3& a, Fp x) { return scale(a, x); }
+inline Fp3 mul3(const Fp3& a, const Fp3& x) { return a * x; }
 
 // The LogUp challenges and a table's terminal sum, as the combination needs them.
 struct LogupChallenges {
@@ -160,17 +162,18 @@ Fp3 denominator(const CompiledInteraction& in, const V* local, const V* next, co
   return ch.alpha - h;
 }
 
-// protocol:stark:quotient — the table's constraints combined at one point: Horner in `alpha`
-// over the spec's constraints (document order), each times its row selector, then the LogUp
-// constraints: per fraction column f d1 d2 - s1 m1 d2 - s2 m2 d1 (or f d1 - s1 m1), then the
-// running sum S - F on the first row, S' - S - F' on transitions, S - T on the last row, where
-// F is the sum of the row's fraction columns and T the terminal sum. aux_local and aux_next are
-// the fraction columns then S.
+// protocol:stark:quotient — the table's constraints combined at one point: Σ_k α^(K−1−k) c_k
+// (Horner in α) over the spec's constraints (document order), each times its row selector,
+// then the LogUp constraints: per fraction column f d1 d2 − s1 m1 d2 − s2 m2 d1 (or f d1 − s1 m1),
+// then the running sum S − F on the first row, S' − S − F' on transitions, S − T on the last
+// row, where F is the sum of the row's fraction columns and T the terminal sum. aux_local and
+// aux_next are the fraction columns then S. powers[k] = α^(K−1−k), K = combined_constraints().
 template <class V>
 Fp3 combine(const TableLayout& t, const V* local, const V* next, const Fp3* aux_local, const Fp3* aux_next,
-            const V* publics, const LogupChallenges& ch, const Fp3& terminal, const Fp3& alpha, const V& sel_first,
-            const V& sel_last, const V& sel_transition, std::vector<V>& scratch) {
+            const V* publics, const LogupChallenges& ch, const Fp3& terminal, const std::vector<Fp3>& powers,
+            const V& sel_first, const V& sel_last, const V& sel_transition, std::vector<V>& scratch) {
   Fp3 acc;
+  size_t k = 0;
   for (const CompiledConstraint& c : t.constraints) {
     V v = eval(c.expr, local, next, publics, scratch);
     switch (c.rows) {
@@ -179,35 +182,31 @@ Fp3 combine(const TableLayout& t, const V* local, const V* next, const Fp3* aux_
       case spec::air::Rows::kTransition: v = v * sel_transition; break;
       case spec::air::Rows::kEvery: break;
     }
-    acc = acc * alpha + to3(v);
+    acc = acc + mul3(powers[k++], v);
   }
   if (t.interactions.empty()) return acc;
   Fp3 sum_local, sum_next;
-  for (size_t k = 0; k < t.fractions.size(); ++k) {
-    const auto& group = t.fractions[k];
-    std::vector<Fp3> d, m;
-    for (size_t i : group) {
-      const CompiledInteraction& in = t.interactions[i];
-      d.push_back(denominator(in, local, next, publics, ch, scratch));
+  for (size_t f = 0; f < t.fractions.size(); ++f) {
+    const auto& group = t.fractions[f];
+    Fp3 d[2], m[2];
+    for (size_t j = 0; j < group.size(); ++j) {
+      const CompiledInteraction& in = t.interactions[group[j]];
+      d[j] = denominator(in, local, next, publics, ch, scratch);
       const Fp3 mult = to3(eval(in.mult, local, next, publics, scratch));
-      m.push_back(in.send ? mult : embed(Fp()) - mult);
+      m[j] = in.send ? mult : Fp3{} - mult;
     }
-    const Fp3 v = group.size() == 2 ? aux_local[k] * d[0] * d[1] - m[0] * d[1] - m[1] * d[0] : aux_local[k] * d[0] - m[0];
-    acc = acc * alpha + v;
-    sum_local = sum_local + aux_local[k];
-    sum_next = sum_next + aux_next[k];
+    const Fp3 v = group.size() == 2 ? aux_local[f] * d[0] * d[1] - m[0] * d[1] - m[1] * d[0] : aux_local[f] * d[0] - m[0];
+    acc = acc + powers[k++] * v;
+    sum_local = sum_local + aux_local[f];
+    sum_next = sum_next + aux_next[f];
   }
   const size_t s = t.fractions.size();
-  acc = acc * alpha + to3(sel_first) * (aux_local[s] - sum_local);
-  acc = acc * alpha + to3(sel_transition) * (aux_next[s] - aux_local[s] - sum_next);
-  acc = acc * alpha + to3(sel_last) * (aux_local[s] - terminal);
+  acc = acc + powers[k++] * mul3(aux_local[s] - sum_local, sel_first);
+  acc = acc + powers[k++] * mul3(aux_next[s] - aux_local[s] - sum_next, sel_transition);
+  acc = acc + powers[k++] * mul3(aux_local[s] - terminal, sel_last);
   return acc;
 }
-
-// The selectors at a point x outside the trace domain <ω_h>: first = (x^h − 1) / (h (x − 1)),
-// last = ω^-1 (x^h − 1) / (h (x − ω^-1)), transition = x − ω^-1, and 1 / (x^h − 1).
-template <class V> struct Selectors {
-  V first, last, transition, inv_zh;
-};
+// powers[k] = α^(K−1−k) for combine.
+std::vector<Fp3> combination_powers(const Fp3& alpha, size_t count);
 
 }  // namespace zkrv::ref::stark

@@ -2,6 +2,7 @@
 #include "reference/verify/verify.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <set>
@@ -53,14 +54,16 @@ const char* stage_name(Stage s) {
   return "?";
 }
 
-VerifyResult verify_bytes(std::span<const uint8_t> bytes, const Expected& expected) {
+VerifyResult verify_bytes(std::span<const uint8_t> bytes, const Expected& expected, Cache* cache) {
   const auto parsed = spec::decode_stark_proof(bytes);
   if (!parsed.proof)
     return reject(Stage::kMalformed, parsed.error->what + " at byte " + std::to_string(parsed.error->offset));
-  return verify(*parsed.proof, expected);
+  return verify(*parsed.proof, expected, cache);
 }
 
-VerifyResult verify(const spec::StarkProof& proof, const Expected& expected) {
+VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cache* cache) {
+  Cache local_cache;
+  if (!cache) cache = &local_cache;
   const AirLayout& layout = air_layout();
   const size_t T = layout.tables.size();
   const spec::StarkOptions& o = proof.options;
@@ -82,14 +85,24 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected) {
 
   // spec: protocol:stark:verify_shapes — heights derived or bounded, then every count.
   if (st.log_heights.size() != T) return reject(Stage::kShape, "wrong number of table heights");
-  const Preprocessed pre = preprocessed(*expected.image, st.output);
+  // spec: protocol:stark:preprocessed — the verifier's own columns (cached per output).
+  std::optional<Preprocessed> pre;
+  if (!cache->valid || cache->output != st.output || cache->digest != st.program_digest) {
+    pre = preprocessed(*expected.image, st.output);
+    cache->valid = false;
+    cache->digest = st.program_digest;
+    cache->output = st.output;
+    cache->log_heights_derived = pre->log_heights;
+    cache->log_heights.clear();
+  }
   unsigned log_max = 0, log_min = 64;
   for (size_t t = 0; t < T; ++t) {
     const unsigned lh = st.log_heights[t];
     const auto& name = layout.tables[t].name;
-    if (pre.log_heights[t] && *pre.log_heights[t] != lh)
+    const auto& derived = cache->log_heights_derived[t];
+    if (derived && *derived != lh)
       return reject(Stage::kShape, "table " + name + " has height 2^" + std::to_string(lh) + ", the verifier derives 2^" +
-                                       std::to_string(*pre.log_heights[t]));
+                                       std::to_string(*derived));
     if (lh > spec::kMaxLogHeight) return reject(Stage::kShape, "table " + name + " is taller than 2^24 rows");
     if (layout.tables[t].chunks > blowup) return reject(Stage::kOptions, "the blowup is too small for table " + name);
     log_max = std::max(log_max, lh);
@@ -179,6 +192,7 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected) {
       ood_start[t] = k;
       const uint64_t h = uint64_t{1} << st.log_heights[t];
       auto v = [&](size_t i) { return from_raw(proof.ood[i]); };
+      const std::vector<Fp3> powers = combination_powers(alpha, tl.combined_constraints());
       std::vector<Fp3> local(tl.columns), next(tl.columns), scratch;
       for (size_t c = 0; c < tl.columns; ++c) local[c] = v(k + c), next[c] = v(k + tl.columns + c);
       k += 2 * tl.columns;
@@ -203,7 +217,7 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected) {
       const Fp3 last = scale(zh * (zeta - embed(w_inv)).inverse(), h_inv * w_inv);
       const Fp3 transition = zeta - embed(w_inv);
       const Fp3 c = combine(tl, local.data(), next.data(), aux_local.data(), aux_next.data(), publics3.data(), ch,
-                            from_raw(proof.terminal_sums[t]), alpha, first, last, transition, scratch);
+                            from_raw(proof.terminal_sums[t]), powers, first, last, transition, scratch);
       if (c != zh * q)
         return reject(Stage::kConstraints, "table " + tl.name + ": the constraints at ζ do not match the quotient");
     }
@@ -253,10 +267,6 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected) {
       return reject(Stage::kMerkle, "FRI layer " + std::to_string(l) + ": " + e->what);
   }
 
-  // The preprocessed columns' LDE, the verifier's own.
-  std::vector<std::vector<std::vector<Fp>>> pre_lde(T);
-  for (size_t t = 0; t < T; ++t)
-    for (const auto& col : pre.columns[t]) pre_lde[t].push_back(coset_lde(col, static_cast<unsigned>(blowup), shifts[t]));
   std::vector<MixedShape> main_shapes, aux_shapes, q_shapes;
   for (size_t t = 0; t < T; ++t) {
     const unsigned ln = st.log_heights[t] + lb;
@@ -273,16 +283,37 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected) {
       for (size_t k = 0; k < 2 * tl.columns + 2 * tl.aux_width() + tl.quotient_width(); ++k) power = power * gamma;
     }
   }
+  std::vector<std::array<MixedRows, 3>> opened(queries.size());
   for (size_t qi = 0; qi < queries.size(); ++qi) {
     const size_t q = queries[qi];
     const auto& qo = proof.queries[qi];
-    MixedRows main_rows, aux_rows, q_rows;
-    if (auto e = mixed_verify(proof.main_root, main_shapes, q, qo.main, &main_rows))
+    if (auto e = mixed_verify(proof.main_root, main_shapes, q, qo.main, &opened[qi][0]))
       return reject(Stage::kMerkle, "main trace, query " + std::to_string(qi) + ": " + *e);
-    if (auto e = mixed_verify(proof.aux_root, aux_shapes, q, qo.aux, &aux_rows))
+    if (auto e = mixed_verify(proof.aux_root, aux_shapes, q, qo.aux, &opened[qi][1]))
       return reject(Stage::kMerkle, "auxiliary trace, query " + std::to_string(qi) + ": " + *e);
-    if (auto e = mixed_verify(proof.quotient_root, q_shapes, q, qo.quotient, &q_rows))
+    if (auto e = mixed_verify(proof.quotient_root, q_shapes, q, qo.quotient, &opened[qi][2]))
       return reject(Stage::kMerkle, "quotient, query " + std::to_string(qi) + ": " + *e);
+  }
+  // The preprocessed columns' LDE, the verifier's own (after every Merkle check, so that a
+  // forged opening costs no LDE).
+  if (!cache->valid || cache->log_heights != st.log_heights || cache->log_blowup != lb) {
+    if (!pre) pre = preprocessed(*expected.image, st.output);
+    cache->pre_lde.assign(T, {});
+    for (size_t t = 0; t < T; ++t)
+      for (const auto& col : pre->columns[t]) {
+        std::vector<uint64_t> v;
+        for (Fp x : coset_lde(col, static_cast<unsigned>(blowup), shifts[t])) v.push_back(x.value());
+        cache->pre_lde[t].push_back(std::move(v));
+      }
+    cache->log_heights = st.log_heights;
+    cache->log_blowup = lb;
+    cache->valid = true;
+  }
+  for (size_t qi = 0; qi < queries.size(); ++qi) {
+    const size_t q = queries[qi];
+    const MixedRows& main_rows = opened[qi][0];
+    const MixedRows& aux_rows = opened[qi][1];
+    const MixedRows& q_rows = opened[qi][2];
     // spec: protocol:stark:verify_deep — D_h at the positions this query reaches.
     std::map<std::pair<unsigned, size_t>, Fp3> deep;  // (log height, position) -> value
     for (size_t t = 0; t < T; ++t) {
@@ -298,7 +329,7 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected) {
         std::vector<Fp> f(tl.columns);
         size_t pi = 0, mi = 0;
         for (size_t c = 0; c < tl.columns; ++c) {
-          if (tl.is_pre[c]) f[c] = pre_lde[t][pi++][pos];
+          if (tl.is_pre[c]) f[c] = Fp::from_u64(cache->pre_lde[t][pi++][pos]);
           else f[c] = main_rows.rows[t][copy * tl.main.size() + mi++];
         }
         Fp3 acc, power = gamma_start[t];

@@ -37,8 +37,20 @@ struct Expected {
   const std::vector<uint8_t>* output = nullptr;
 };
 
-VerifyResult verify(const spec::StarkProof& proof, const Expected& expected);
+// What the verifier derives from the ELF and the claimed output (the preprocessed columns and
+// their LDE), kept between calls that verify many proofs of the same statement (tests, fuzzing):
+// it is rebuilt whenever the program, the output, the heights or the blowup differ.
+struct Cache {
+  bool valid = false;
+  spec::Digest digest{};
+  std::vector<uint8_t> output, log_heights;
+  unsigned log_blowup = 0;
+  std::vector<std::vector<std::vector<uint64_t>>> pre_lde;  // [table][column][position]
+  std::vector<std::optional<unsigned>> log_heights_derived;
+};
+
+VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cache* cache = nullptr);
 // Decodes first; a malformed proof is a kMalformed rejection naming the offset.
-VerifyResult verify_bytes(std::span<const uint8_t> bytes, const Expected& expected);
+VerifyResult verify_bytes(std::span<const uint8_t> bytes, const Expected& expected, Cache* cache = nullptr);
 
 }  // namespace zkrv::ref::verify

@@ -2,7 +2,12 @@
 // the verifier rejects every change to the statement, to the proof's bytes and to the trace.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <cstdlib>
 #include <iterator>
 
 #include "reference/air/check.h"
@@ -33,8 +38,9 @@ GuestRun run_guest(const std::string& name, const std::vector<uint8_t>& input) {
   GuestRun r{*loaded.image, {}, {}};
   spec::ExecOptions opt;
   opt.trace = true;
+  opt.max_cycles = uint64_t{1} << 19;  // the most this suite proves
   r.result = opt::execute(r.image, input, opt);
-  r.trace = ref::air::build_trace(r.image, r.result);
+  if (r.result.status == spec::ExitStatus::kExited) r.trace = ref::air::build_trace(r.image, r.result);
   return r;
 }
 
@@ -55,15 +61,230 @@ TEST(Stark, PreprocessedColumnsAreTheTraceBuilders) {
   }
 }
 
-TEST(Stark, HonestProofVerifies) {
+using ref::verify::Rejection;
+using Stage = Rejection::Stage;
+
+// The verdict's stage, or "accepted".
+std::string verdict(const ref::verify::VerifyResult& v) {
+  return v.ok() ? "accepted" : std::string(ref::verify::stage_name(v.rejection->stage)) + ": " + v.rejection->what;
+}
+
+TEST(Stark, HonestProofVerifiesAndIsDeterministic) {
   const GuestRun r = run_guest("fibonacci", {'9', '0'});
   ASSERT_TRUE(ref::air::check_trace(r.trace).ok());
   const auto proof = ref::prove::prove_unchecked(r.image, r.trace, test_options());
   const ref::verify::Expected e{&r.image, 0, &r.result.output};
-  const auto v = ref::verify::verify(proof, e);
-  ASSERT_TRUE(v.ok()) << ref::verify::stage_name(v.rejection->stage) << ": " << v.rejection->what;
+  EXPECT_EQ(verdict(ref::verify::verify(proof, e)), "accepted");
   const auto bytes = spec::encode_stark_proof(proof);
-  EXPECT_TRUE(ref::verify::verify_bytes(bytes, e).ok());
+  const auto parsed = spec::decode_stark_proof(bytes);
+  ASSERT_TRUE(parsed.proof);
+  EXPECT_EQ(spec::encode_stark_proof(*parsed.proof), bytes);  // every accepted input re-encodes to itself
+  EXPECT_EQ(verdict(ref::verify::verify_bytes(bytes, e)), "accepted");
+  // Determinism: the same trace and options give the same bytes.
+  EXPECT_EQ(spec::encode_stark_proof(ref::prove::prove_unchecked(r.image, r.trace, test_options())), bytes);
+}
+
+// Flips bit (k mod 8) of byte k at every position `stride` apart (and every byte below `dense`);
+// every resulting proof must be rejected. Truncations likewise must be malformed.
+void expect_every_flip_rejected(const std::vector<uint8_t>& bytes, const ref::verify::Expected& e, size_t dense,
+                                size_t stride) {
+  ref::verify::Cache cache;
+  size_t tried = 0, accepted = 0;
+  for (size_t k = 0; k < bytes.size(); k += (k < dense ? 1 : stride)) {
+    auto b = bytes;
+    b[k] ^= static_cast<uint8_t>(1u << (k % 8));
+    ++tried;
+    const auto v = ref::verify::verify_bytes(b, e, &cache);
+    if (v.ok()) {
+      ++accepted;
+      ADD_FAILURE() << "a proof with byte " << k << " flipped was accepted";
+    }
+  }
+  EXPECT_EQ(accepted, 0u) << "of " << tried << " flipped proofs";
+  for (size_t n = 0; n < bytes.size(); n += (n < dense ? 1 : stride)) {
+    const auto parsed = spec::decode_stark_proof(std::span(bytes.data(), n));
+    ASSERT_FALSE(parsed.proof) << "a proof truncated to " << n << " bytes parsed";
+    using K = spec::ParseError::Kind;
+    const K kind = parsed.error->kind;
+    if (n < 8) ASSERT_EQ(kind, K::kBadMagic) << n;
+    else ASSERT_TRUE(kind == K::kTruncated || kind == K::kTooLarge) << "truncated to " << n << ": " << parsed.error->what;
+  }
+}
+
+TEST(Stark, RejectsOtherStatementsShapesAndEveryChangedByte) {
+  const GuestRun r = run_guest("fibonacci", {'9', '0'});
+  const auto proof = ref::prove::prove_unchecked(r.image, r.trace, test_options());
+  const auto bytes = spec::encode_stark_proof(proof);
+  const ref::verify::Expected e{&r.image, 0, &r.result.output};
+  ref::verify::Cache cache;
+  ASSERT_EQ(verdict(ref::verify::verify(proof, e, &cache)), "accepted");
+  auto stage_of = [&](const spec::StarkProof& p, const ref::verify::Expected& ex) {
+    const auto v = ref::verify::verify(p, ex, &cache);
+    return v.ok() ? std::string("accepted") : std::string(ref::verify::stage_name(v.rejection->stage));
+  };
+
+  // Statement binding: another ELF (one code byte, one data byte), exit code or output.
+  for (bool code : {true, false}) {  // a code byte, a data byte
+    spec::ProgramImage other = r.image;
+    bool changed = false;
+    for (auto& s : other.segments)
+      if (((s.flags & spec::kFlagX) != 0) == code && !s.data.empty() && !changed) s.data[s.data.size() / 2] ^= 1, changed = true;
+    ASSERT_TRUE(changed);
+    EXPECT_EQ(stage_of(proof, {&other, 0, &r.result.output}), "statement") << (code ? "code" : "data");
+  }
+  EXPECT_EQ(stage_of(proof, {&r.image, 42, &r.result.output}), "statement");
+  std::vector<uint8_t> out = r.result.output;
+  out[3] ^= 0x20;
+  EXPECT_EQ(stage_of(proof, {&r.image, 0, &out}), "statement");
+  out = r.result.output;
+  out.pop_back();
+  EXPECT_EQ(stage_of(proof, {&r.image, 0, &out}), "statement");
+  out = r.result.output;
+  out.push_back('x');
+  EXPECT_EQ(stage_of(proof, {&r.image, 0, &out}), "statement");
+  // The claimed output changed inside the proof: the statement is absorbed first, so every
+  // challenge changes and the openings no longer match.
+  {
+    auto p = proof;
+    p.statement.output[0] ^= 1;
+    std::vector<uint8_t> claimed = p.statement.output;
+    EXPECT_NE(stage_of(p, {&r.image, 0, &claimed}), "accepted");
+  }
+
+  // The verifier bugs others had.
+  {
+    auto p = proof;
+    p.options.num_queries = 0;
+    EXPECT_EQ(stage_of(p, e), "options");  // zero queries
+    p = proof;
+    p.queries.pop_back();
+    EXPECT_EQ(stage_of(p, e), "shape");
+    p = proof;
+    p.final_poly.pop_back();
+    EXPECT_EQ(stage_of(p, e), "shape");  // a final polynomial of the wrong length
+    p = proof;
+    p.final_poly.push_back({0, 0, 0});
+    EXPECT_EQ(stage_of(p, e), "shape");
+    const auto& layout = ref::stark::air_layout();
+    const size_t cpu = layout.table_index("cpu"), and8 = layout.table_index("and8");
+    p = proof;
+    p.statement.log_heights[cpu] = 25;  // above the bound
+    EXPECT_EQ(stage_of(p, e), "shape");
+    p = proof;
+    p.statement.log_heights[and8] -= 1;  // a height the verifier derives
+    EXPECT_EQ(stage_of(p, e), "shape");
+    p = proof;
+    p.statement.log_heights.pop_back();
+    EXPECT_EQ(stage_of(p, e), "shape");
+    p = proof;
+    p.statement.log_heights[cpu] += 1;  // a prover-chosen height off by one: every width check follows it
+    EXPECT_NE(stage_of(p, e), "accepted");
+    p = proof;
+    p.ood.pop_back();  // a width that differs from the spec's
+    EXPECT_EQ(stage_of(p, e), "shape");
+    p = proof;
+    p.queries[0].main.values.pop_back();
+    EXPECT_EQ(stage_of(p, e), "merkle");
+    // Terminal sums that still add up to zero but are not the tables' own: the last-row
+    // constraint S = T fails at ζ.
+    p = proof;
+    p.terminal_sums[0][0] = (p.terminal_sums[0][0] + 1) % ref::Fp::P;
+    p.terminal_sums[1][0] = (p.terminal_sums[1][0] + ref::Fp::P - 1) % ref::Fp::P;
+    EXPECT_NE(stage_of(p, e), "accepted");
+    p = proof;
+    p.terminal_sums[2][1] = (p.terminal_sums[2][1] + 1) % ref::Fp::P;  // an unbalanced bus
+    EXPECT_EQ(stage_of(p, e), "logup");
+    p = proof;
+    p.ood[5][0] = (p.ood[5][0] + 1) % ref::Fp::P;  // one opened value
+    EXPECT_NE(stage_of(p, e), "accepted");
+  }
+
+  // Every byte bound: flips at every byte of the first 2 KiB and every 97th byte after (all of
+  // them under the `long` label: StarkLong.EveryByteOfAProofIsBound).
+  expect_every_flip_rejected(bytes, e, 2048, 97);
+}
+
+TEST(StarkLong, EveryByteOfAProofIsBound) {
+  if (!std::getenv("ZKRV_STARK_LONG")) GTEST_SKIP() << "long run: ctest -L long (stark.long) sets ZKRV_STARK_LONG=1";
+  const GuestRun r = run_guest("fibonacci", {'9', '0'});
+  const auto proof = ref::prove::prove_unchecked(r.image, r.trace, spec::StarkOptions{2, 2, 0, 3});
+  const ref::verify::Expected e{&r.image, 0, &r.result.output};
+  expect_every_flip_rejected(spec::encode_stark_proof(proof), e, SIZE_MAX, 1);
+}
+
+// Traces that do not satisfy the spec, proven without the pre-check, must be rejected.
+TEST(Stark, DishonestTracesAreRejected) {
+  const GuestRun r = run_guest("fibonacci", {'9', '0'});
+  struct Case {
+    const char* what;
+    std::function<void(ref::air::AirTrace&)> mutate;
+    uint32_t exit_code;
+  };
+  const std::vector<Case> cases = {
+      {"a cpu cell changed (cpu:c:* fails on one row)",
+       [](ref::air::AirTrace& t) {
+         auto& cpu = t.table("cpu");
+         cpu.rows[7][cpu.col("next_pc")] += 4;
+       },
+       0},
+      {"a lookup multiplicity changed (the byte bus does not balance)",
+       [](ref::air::AirTrace& t) {
+         auto& byte = t.table("byte");
+         byte.rows[19][byte.col("mult")] += 1;
+       },
+       0},
+      {"another exit code claimed (cpu:c:exit_code)", [](ref::air::AirTrace& t) { t.publics["exit_code"] = 7; }, 7},
+  };
+  for (const Case& c : cases) {
+    auto trace = r.trace;
+    c.mutate(trace);
+    ASSERT_FALSE(ref::air::check_trace(trace).ok()) << c.what << ": the mutation must break the trace";
+    const auto proof = ref::prove::prove_unchecked(r.image, trace, test_options());
+    const auto v = ref::verify::verify(proof, {&r.image, c.exit_code, &r.result.output});
+    EXPECT_FALSE(v.ok()) << c.what << " was accepted";
+  }
+}
+
+// Completeness: example guests (programs.txt) proved and verified with their exit code and
+// output, and rejected with another exit code. The default run takes five small ones (the
+// reference prover spends about 10 s on any program: and8 and range16 have 2^16 rows);
+// ZKRV_STARK_GUESTS=all (the `long` run) takes every program that exits within 2^19 cycles,
+// with the default (provable) options.
+TEST(Stark, CompletenessOnExampleGuests) {
+  const char* env = std::getenv("ZKRV_STARK_GUESTS");
+  const bool all = env && std::string(env) == "all";
+  const std::set<std::string> chosen = {"cxx_lifecycle", "zero_init", "random_seed", "fail_abort", "fail_assert"};
+  std::ifstream list(std::string(ZKRV_SOURCE_DIR) + "/guest/programs/programs.txt");
+  std::string line;
+  size_t proved = 0;
+  while (std::getline(list, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream in(line);
+    std::string name, expect, field, input_file;
+    in >> name >> expect;
+    while (in >> field)
+      if (field.rfind("input=", 0) == 0) input_file = field.substr(6);
+    if (!all && !chosen.count(name)) continue;
+    uint32_t exit_code = 0;
+    if (expect.rfind("exit=", 0) == 0) exit_code = static_cast<uint32_t>(std::stoul(expect.substr(5)));
+    else if (expect != "pass") continue;  // faults cannot be proven
+    const std::vector<uint8_t> input =
+        input_file.empty() ? std::vector<uint8_t>{} : read_file(std::string(ZKRV_SOURCE_DIR) + "/guest/programs/" + input_file);
+    const GuestRun r = run_guest(name, input);
+    if (r.result.status != spec::ExitStatus::kExited) {
+      std::printf("not proved %s: it runs longer than the 2^19 cycles this suite proves\n", name.c_str());
+      continue;
+    }
+    ASSERT_EQ(static_cast<uint32_t>(r.result.exit_code), exit_code) << name;
+    const auto options = all ? spec::stark_preset("provable") : test_options();
+    const auto proof = ref::prove::prove_unchecked(r.image, r.trace, options);
+    EXPECT_EQ(verdict(ref::verify::verify(proof, {&r.image, exit_code, &r.result.output})), "accepted") << name;
+    EXPECT_NE(verdict(ref::verify::verify(proof, {&r.image, exit_code + 1, &r.result.output})), "accepted") << name;
+    std::printf("proved %s: %llu cycles, %zu proof bytes\n", name.c_str(), static_cast<unsigned long long>(r.result.cycles),
+                spec::encode_stark_proof(proof).size());
+    ++proved;
+  }
+  EXPECT_GE(proved, all ? 8u : 5u);
 }
 
 }  // namespace
