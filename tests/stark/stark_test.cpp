@@ -5,12 +5,17 @@
 #include <cstdint>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <random>
 #include <set>
 #include <sstream>
 #include <cstdlib>
 #include <iterator>
 
+#include "fuzz/stark_proof/statement.h"
 #include "reference/air/check.h"
+#include "reference/air/evaluate.h"
+#include "spec/air/embedded.h"
 #include "reference/air/trace.h"
 #include "reference/elf/elf_loader.h"
 #include "reference/prove/prove.h"
@@ -59,6 +64,81 @@ TEST(Stark, PreprocessedColumnsAreTheTraceBuilders) {
         ASSERT_EQ(pre.columns[t][k][row].value(), tt.rows[row][layout.tables[t].pre[k]])
             << layout.tables[t].name << " column " << k << " row " << row;
   }
+}
+
+// The prover and the verifier evaluate the spec's own expressions (reference/stark compiles
+// them); the hand-written evaluator of reference/air must be the same polynomials. Both are
+// evaluated on random rows of F_p (every column, every table, random public values): equal
+// values at random points mean equal polynomials except with probability degree / p per
+// constraint (Schwartz–Zippel). Every constraint value and every bus tuple and multiplicity.
+TEST(Stark, CompiledSpecEqualsTheHandWrittenEvaluatorAtRandomPoints) {
+  const auto& layout = ref::stark::air_layout();
+  const auto& sp = spec::air::embedded_spec();
+  std::mt19937_64 rng(20261201);
+  auto random_fp = [&] { return rng() % ref::Fp::P; };
+  struct Collect : ref::air::Sink {
+    std::map<std::pair<std::string, size_t>, uint64_t> constraints;
+    std::map<std::pair<std::string, size_t>, std::pair<std::vector<uint64_t>, uint64_t>> buses;
+    void constraint(std::string_view, std::string_view id, size_t row, uint64_t v) override {
+      constraints[{std::string(id), row}] = v;
+    }
+    void bus(std::string_view, std::string_view id, std::string_view, bool, size_t row, const std::vector<uint64_t>& tuple,
+             uint64_t mult) override {
+      buses[{std::string(id), row}] = {tuple, mult};
+    }
+  };
+  size_t compared = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    ref::air::AirTrace trace;
+    for (const auto& name : layout.publics) trace.publics[name] = random_fp();
+    for (size_t t = 0; t < layout.tables.size(); ++t) {
+      ref::air::TraceTable tt{layout.tables[t].name, {}, {}};
+      for (const auto& c : sp.tables[t].columns) tt.columns.push_back(c.name);
+      for (int r = 0; r < 2; ++r) {
+        std::vector<uint64_t> row;
+        for (size_t c = 0; c < tt.columns.size(); ++c) row.push_back(random_fp());
+        tt.rows.push_back(row);
+      }
+      trace.tables.push_back(std::move(tt));
+    }
+    Collect hand;
+    ref::air::evaluate(trace, hand);
+    std::vector<ref::Fp> publics;
+    for (const auto& name : layout.publics) publics.push_back(ref::Fp::from_u64(trace.publics.at(name)));
+    for (size_t t = 0; t < layout.tables.size(); ++t) {
+      const auto& tl = layout.tables[t];
+      std::vector<ref::Fp> rows[2], scratch;
+      for (int r = 0; r < 2; ++r)
+        for (uint64_t v : trace.tables[t].rows[static_cast<size_t>(r)]) rows[r].push_back(ref::Fp::from_u64(v));
+      for (const auto& c : tl.constraints) {
+        const bool on_first = c.rows != spec::air::Rows::kLast;  // row 0 of 2: first, transition, every
+        const bool on_last = c.rows == spec::air::Rows::kLast || c.rows == spec::air::Rows::kEvery;
+        for (size_t r : {size_t{0}, size_t{1}}) {
+          if ((r == 0 && !on_first) || (r == 1 && !on_last)) continue;
+          const auto it = hand.constraints.find({c.id, r});
+          ASSERT_NE(it, hand.constraints.end()) << c.id << " row " << r << " not evaluated by the hand-written evaluator";
+          const auto v = ref::stark::eval(c.expr, rows[r].data(), rows[1 - r].data(), publics.data(), scratch);
+          ASSERT_EQ(v.value(), it->second) << c.id << " row " << r << " trial " << trial;
+          ++compared;
+        }
+      }
+      for (const auto& in : tl.interactions)
+        for (size_t r : {size_t{0}, size_t{1}}) {
+          const auto it = hand.buses.find({in.id, r});
+          ASSERT_NE(it, hand.buses.end()) << in.id;
+          ASSERT_EQ(it->second.first.size(), in.tuple.size()) << in.id;
+          for (size_t k = 0; k < in.tuple.size(); ++k)
+            ASSERT_EQ(ref::stark::eval(in.tuple[k], rows[r].data(), rows[1 - r].data(), publics.data(), scratch).value(),
+                      it->second.first[k])
+                << in.id << " element " << k;
+          ASSERT_EQ(ref::stark::eval(in.mult, rows[r].data(), rows[1 - r].data(), publics.data(), scratch).value(),
+                    it->second.second)
+              << in.id << " multiplicity";
+          ++compared;
+        }
+    }
+  }
+  EXPECT_GT(compared, 20u * 500u);
 }
 
 using ref::verify::Rejection;
@@ -285,6 +365,23 @@ TEST(Stark, CompletenessOnExampleGuests) {
     ++proved;
   }
   EXPECT_GE(proved, all ? 8u : 5u);
+}
+
+// The golden proof (conformance/golden/README.md): reproduced byte for byte, and verified.
+TEST(Stark, GoldenProofIsReproducedAndVerifies) {
+  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v1-exit0.proof");
+  ASSERT_FALSE(golden.empty());
+  const auto image = fuzz::stark_statement_image();
+  spec::ExecOptions opt;
+  opt.trace = true;
+  const auto run = opt::execute(image, {}, opt);
+  const auto trace = ref::air::build_trace(image, run);
+  const auto bytes = spec::encode_stark_proof(ref::prove::prove_unchecked(image, trace, fuzz::kStarkSeedOptions));
+  EXPECT_EQ(bytes, golden) << "the prover no longer reproduces the golden proof (" << bytes.size() << " vs "
+                           << golden.size() << " bytes): a protocol change must bump kStarkProofVersion";
+  const std::vector<uint8_t> none;
+  EXPECT_EQ(verdict(ref::verify::verify_bytes(golden, {&image, 0, &none})), "accepted");
+  EXPECT_NE(verdict(ref::verify::verify_bytes(golden, {&image, 1, &none})), "accepted");
 }
 
 }  // namespace
