@@ -172,9 +172,11 @@ ParsedStarkProof decode_stark_proof(std::span<const uint8_t> bytes) {
 }
 
 // spec: protocol:stark:security
-StarkSecurity stark_security(const StarkOptions& o, unsigned log_max_height, size_t constraints,
+StarkSecurity stark_security(const StarkOptions& o, unsigned log_max_height, unsigned log_min_height, size_t constraints,
                              double log_interactions, size_t max_arity, size_t opened_columns) {
-  const FriOptions fo{o.log_blowup, 1, o.num_queries, o.pow_bits, std::min(o.log_final_size, log_max_height - 1)};
+  // FRI as the protocol runs it: binary folds down to min(2^log_final_size, shortest height).
+  const FriOptions fo{o.log_blowup, 1, o.num_queries, o.pow_bits,
+                      std::min({o.log_final_size, log_min_height, log_max_height - 1})};
   StarkSecurity s{};
   s.fri = fri_security(fo, log_max_height);
   const double field_bits = 3.0 * std::log2(static_cast<double>(GoldilocksTraits::kModulus));

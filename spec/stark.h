@@ -77,14 +77,15 @@ ParsedStarkProof decode_stark_proof(std::span<const uint8_t> bytes);
 // The statement and options as the transcript absorbs them (label `statement`).
 std::vector<uint8_t> encode_statement(const StarkOptions& o, const Statement& s);
 
-// protocol:stark:security — the whole protocol's soundness for these options, the tallest
-// trace height, the number of constraints and interactions, and the largest bus arity.
+// protocol:stark:security — the whole protocol's soundness for these options, the tallest and
+// the shortest trace heights, the number of constraints and interactions, the largest bus arity
+// and the number of opened columns.
 struct StarkSecurity {
   double provable_bits;
   double conjectured_bits;
   FriSecurity fri;
 };
-StarkSecurity stark_security(const StarkOptions& o, unsigned log_max_height, size_t constraints,
+StarkSecurity stark_security(const StarkOptions& o, unsigned log_max_height, unsigned log_min_height, size_t constraints,
                              double log_interactions, size_t max_arity, size_t opened_columns);
 
 }  // namespace zkrv::spec

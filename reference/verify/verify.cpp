@@ -85,6 +85,8 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cac
 
   // spec: protocol:stark:verify_shapes — heights derived or bounded, then every count.
   if (st.log_heights.size() != T) return reject(Stage::kShape, "wrong number of table heights");
+  if (st.output.size() > (size_t{1} << spec::kMaxLogHeight))
+    return reject(Stage::kShape, "the claimed output is longer than the output table can be (2^24 bytes)");
   // spec: protocol:stark:preprocessed — the verifier's own columns (cached per output).
   std::optional<Preprocessed> pre;
   if (!cache->valid || cache->output != st.output || cache->digest != st.program_digest) {
@@ -143,7 +145,7 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cac
   for (const auto& c : proof.final_poly)
     if (!canonical(c)) return reject(Stage::kShape, "final coefficient not canonical");
   VerifyResult accepted;
-  accepted.security = spec::stark_security(o, log_max, layout.constraint_count(), std::log2(std::max(count, 1.0)),
+  accepted.security = spec::stark_security(o, log_max, log_min, layout.constraint_count(), std::log2(std::max(count, 1.0)),
                                            layout.max_arity, opened_columns);
 
   // Replay the transcript (protocol:stark:transcript).

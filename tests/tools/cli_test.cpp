@@ -146,5 +146,74 @@ TEST_F(Cli, CheckReportsTheConstraintSummary) {
   EXPECT_NE(s.err.find("air.md:3: unknown statement 'bogus'"), std::string::npos) << s.err;
 }
 
+// zkrv prove and zkrv verify as a user meets them: the statement is the one given, and every
+// bad input is one line with its documented exit code, with nothing left behind.
+TEST_F(Cli, ProveAndVerifyAcceptOnlyTheGivenStatement) {
+  using namespace testing::rv;
+  auto elf = file("p.elf", testing::simple_elf({lui(11, 0x20), addi(10, 0, 1), addi(12, 0, 2), addi(17, 0, 64), ecall(),
+                                                addi(10, 0, 42), addi(17, 0, 93), ecall()}, {'h', 'i'}));
+  const std::string proof = (dir_ / "p.proof").string();
+  auto p = zkrv("prove " + elf + " -o " + proof + " --security conjectured");
+  ASSERT_EQ(p.code, 0) << p.err;
+  EXPECT_NE(p.out.find("proved"), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("exit code 42, 2 output bytes"), std::string::npos) << p.out;
+  EXPECT_NE(p.err.find("zkrv: quotient"), std::string::npos) << p.err;  // one line per stage
+  ASSERT_TRUE(fs::exists(proof));
+  auto v = zkrv("verify " + proof + " --program " + elf);  // the exit code defaults to 0
+  EXPECT_EQ(v.code, 1);
+  EXPECT_NE(v.out.find("rejected: statement: the proof claims exit code 42, expected 0"), std::string::npos) << v.out;
+  auto ok = zkrv("verify " + proof + " --program " + elf + " --exit-code 42 --output " + file("hi", {'h', 'i'}));
+  EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+  EXPECT_EQ(ok.out.rfind("verified: program ", 0), 0u) << ok.out;
+  EXPECT_NE(ok.out.find("exit code 42, output 2 bytes"), std::string::npos) << ok.out;
+  auto other = zkrv("verify " + proof + " --program " + elf + " --exit-code 42 --output " + file("hx", {'h', 'x'}));
+  EXPECT_EQ(other.code, 1);
+  EXPECT_NE(other.out.find("rejected: statement"), std::string::npos) << other.out;
+  // another program
+  auto elf2 = file("q.elf", testing::simple_elf({addi(10, 0, 42), addi(17, 0, 93), ecall()}));
+  EXPECT_EQ(zkrv("verify " + proof + " --program " + elf2 + " --exit-code 42").code, 1);
+  // the security floor
+  auto weak = zkrv("verify " + proof + " --program " + elf + " --exit-code 42 --min-bits 200");
+  EXPECT_EQ(weak.code, 1);
+  EXPECT_NE(weak.out.find("rejected: security"), std::string::npos) << weak.out;
+  // malformed, truncated and missing proofs
+  auto bad = zkrv("verify " + file("junk", {'n', 'o', 'p', 'e'}) + " --program " + elf);
+  EXPECT_EQ(bad.code, cli::kBadInput);
+  EXPECT_EQ(lines(bad.err), 1) << bad.err;
+  EXPECT_NE(bad.err.find("malformed proof"), std::string::npos) << bad.err;
+  std::vector<uint8_t> bytes;
+  {
+    std::ifstream in(proof, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  bytes.resize(bytes.size() / 2);
+  auto cut = zkrv("verify " + file("cut.proof", bytes) + " --program " + elf + " --exit-code 42");
+  EXPECT_EQ(cut.code, cli::kBadInput);
+  EXPECT_EQ(lines(cut.err), 1) << cut.err;
+  EXPECT_EQ(zkrv("verify " + (dir_ / "none.proof").string() + " --program " + elf).code, cli::kIoError);
+}
+
+TEST_F(Cli, ProveRefusesWhatCannotBeProvenAndLeavesNothing) {
+  using namespace testing::rv;
+  auto fault = file("f.elf", testing::simple_elf({ld(10, 0, 8)}));
+  const auto out = dir_ / "f.proof";
+  auto r = zkrv("prove " + fault + " -o " + out.string());
+  EXPECT_EQ(r.code, cli::fault_exit_code(spec::FaultKind::kLoad));
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("only runs that exit can be proven"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  auto loop = zkrv("prove " + file("loop.elf", testing::simple_elf({b(0, 0, 0, 0)})) + " --max-cycles 100 -o " + out.string());
+  EXPECT_EQ(loop.code, cli::fault_exit_code(spec::FaultKind::kCycleLimit));
+  EXPECT_FALSE(fs::exists(out));
+  auto elf = file("p.elf", testing::simple_elf({addi(10, 0, 0), addi(17, 0, 93), ecall()}));
+  auto usage = zkrv("prove " + elf + " --security strong");
+  EXPECT_EQ(usage.code, cli::kUsage);
+  EXPECT_EQ(lines(usage.err), 1) << usage.err;
+  auto nowhere = zkrv("prove " + elf + " -o " + (dir_ / "no" / "such" / "dir.proof").string());
+  EXPECT_EQ(nowhere.code, cli::kIoError) << nowhere.err;
+  EXPECT_FALSE(fs::exists(dir_ / "no"));
+  EXPECT_EQ(zkrv("prove " + (dir_ / "missing.elf").string()).code, cli::kIoError);
+}
+
 }  // namespace
 }  // namespace zkrv

@@ -1,6 +1,7 @@
 // zkrv prove: execute a guest, check its trace against the spec, prove it with the reference
 // prover, write the proof atomically, and print a summary.
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -61,6 +62,12 @@ int cmd_prove(const ProveArgs& a) {
   };
   Guest g;
   if (int err = load_guest(a.program, a.input, spec::kDefaultMaxInputBytes, g); err != 0) return err;
+  const std::string out = a.out.empty() ? default_proof_path(a.program) : a.out;
+  {  // fail before the work, not after it, when the proof cannot be written
+    const auto slash = out.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : out.substr(0, slash));
+    if (::access(dir.c_str(), W_OK) != 0) return fail(kIoError, out + ": cannot write there (" + dir + " is not a writable folder)");
+  }
   const spec::StarkOptions options = spec::stark_preset(a.security);
   spec::ExecOptions opt;
   opt.max_cycles = a.max_cycles;
@@ -81,20 +88,19 @@ int cmd_prove(const ProveArgs& a) {
   stage("check");
   const auto proof = ref::prove::prove_unchecked(g.image, trace, options, [&](std::string_view s, double) { stage(s); });
   const auto bytes = spec::encode_stark_proof(proof);
-  const std::string out = a.out.empty() ? default_proof_path(a.program) : a.out;
   if (auto err = tools::write_file_atomic(out, bytes); !err.empty()) return fail(kIoError, err);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   const auto& layout = ref::stark::air_layout();
-  unsigned log_max = 0;
-  for (uint8_t h : proof.statement.log_heights) log_max = std::max<unsigned>(log_max, h);
+  unsigned log_max = 0, log_min = 64;
+  for (uint8_t h : proof.statement.log_heights) log_max = std::max<unsigned>(log_max, h), log_min = std::min<unsigned>(log_min, h);
   double interactions = 0;
   size_t opened = 0;
   for (size_t t = 0; t < layout.tables.size(); ++t) {
     interactions += static_cast<double>(layout.tables[t].interactions.size()) * std::ldexp(1.0, proof.statement.log_heights[t]);
     opened += layout.tables[t].columns + layout.tables[t].aux_width() + layout.tables[t].quotient_width();
   }
-  const auto sec = spec::stark_security(options, log_max, layout.constraint_count(), std::log2(interactions),
+  const auto sec = spec::stark_security(options, log_max, log_min, layout.constraint_count(), std::log2(interactions),
                                         layout.max_arity, opened);
   std::ostringstream heights, heights_json;
   for (size_t t = 0; t < layout.tables.size(); ++t) {
