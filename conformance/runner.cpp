@@ -9,6 +9,7 @@
 // [max_cycles=N] [qemu=skip -- reason]; other key=value words (build settings) are ignored.
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 
 #include <cstdio>
 #include <fstream>
@@ -19,6 +20,10 @@
 #include <vector>
 
 #include "optimized/exec/fast_executor.h"
+#include "reference/air/check.h"
+#include "reference/air/trace.h"
+#include "reference/prove/prove.h"
+#include "reference/verify/verify.h"
 #include "reference/elf/elf_loader.h"
 #include "reference/exec/executor.h"
 #include "tools/common/files.h"
@@ -122,6 +127,16 @@ int main(int argc, char** argv) {
   app.add_option("--data", data_dir, "folder of input= and output= files (default: the expectations file's folder)");
   app.add_option("--only", only, "run one program");
   app.add_flag("--no-qemu", no_qemu, "skip qemu-riscv64 (the run then proves less; say so)");
+  bool prove = false;
+  std::string security = "provable";
+  uint64_t prove_max_cycles = uint64_t{1} << 19;
+  app.add_flag("--prove", prove, "also prove every program that exits (the constraint check first) and verify the "
+                                 "proof against the expected exit code and output; a program expected to fault must "
+                                 "be refused (negative control)");
+  app.add_option("--security", security, "proof options with --prove")->capture_default_str()
+      ->check(CLI::IsMember({"provable", "conjectured"}));
+  app.add_option("--prove-max-cycles", prove_max_cycles, "with --prove: programs longer than this are reported, "
+                                                         "not proved")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   if (expect_path.empty()) expect_path = dir + "/expected.txt";
   if (data_dir.empty()) {
@@ -157,7 +172,7 @@ int main(int argc, char** argv) {
       if (!out.bytes) problems.push_back(out.error); else want_output = *out.bytes;
     }
     std::string expected = c.kind == Expectation::kExit ? "exit=" + std::to_string(c.exit_code) : "fault=" + c.fault;
-    std::string ref_out = "-", fast_out = "-", qemu_out = "-";
+    std::string ref_out = "-", fast_out = "-", qemu_out = "-", proof_note;
     uint64_t cycles = 0;
     if (!elf.bytes) {
       problems.push_back(elf.error);
@@ -227,10 +242,51 @@ int main(int argc, char** argv) {
         qemu_out = "skipped";
       }
     }
+    if (prove && elf.bytes && problems.empty()) {
+      const auto loaded = ref::load_elf(*elf.bytes);
+      spec::ExecOptions opt;
+      opt.max_cycles = std::min(c.max_cycles, prove_max_cycles);
+      opt.trace = true;
+      const auto run = opt::execute(*loaded.image, input, opt);
+      if (c.kind != Expectation::kExit) {
+        // negative control: a run that faults has no trace to prove
+        bool refused = false;
+        try {
+          (void)ref::air::build_trace(*loaded.image, run);
+        } catch (const std::invalid_argument&) {
+          refused = true;
+        }
+        if (!refused) problems.push_back("prove: a faulting run was not refused");
+        proof_note = "refused (faults)";
+      } else if (run.status != spec::ExitStatus::kExited) {
+        proof_note = "not proved (over --prove-max-cycles)";
+      } else {
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto trace = ref::air::build_trace(*loaded.image, run);
+        const auto report = ref::air::check_trace(trace);
+        if (!report.ok()) {
+          problems.push_back("prove: the trace fails the constraint check: " + report.summary());
+        } else {
+          const auto proof = ref::prove::prove_unchecked(*loaded.image, trace, spec::stark_preset(security));
+          const double prove_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          const auto bytes = spec::encode_stark_proof(proof);
+          const auto t1 = std::chrono::steady_clock::now();
+          const auto v = ref::verify::verify_bytes(bytes, {&*loaded.image, c.exit_code, &run.output});
+          const double verify_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+          const auto wrong = ref::verify::verify(proof, {&*loaded.image, c.exit_code + 1, &run.output});
+          if (!v.ok()) problems.push_back(std::string("verify: rejected: ") + ref::verify::stage_name(v.rejection->stage) + ": " + v.rejection->what);
+          if (wrong.ok()) problems.push_back("verify: accepted another exit code");
+          char buf[160];
+          std::snprintf(buf, sizeof buf, "proved in %.1f s, %zu bytes, verified in %.2f s", prove_s, bytes.size(), verify_s);
+          proof_note = buf;
+        }
+      }
+    }
     const bool ok = problems.empty();
     (ok ? passed : failed)++;
     std::printf("%-26s %-22s %-22s %-22s %-22s %10llu %s\n", c.name.c_str(), expected.c_str(), ref_out.c_str(),
                 fast_out.c_str(), qemu_out.c_str(), static_cast<unsigned long long>(cycles), ok ? "ok" : "FAIL");
+    if (!proof_note.empty()) std::printf("    proof: %s\n", proof_note.c_str());
     for (const auto& p : problems) std::printf("    - %s\n", p.c_str());
     if (c.qemu_skip && !c.qemu_reason.empty()) std::printf("    (qemu skipped: %s)\n", c.qemu_reason.c_str());
   }
