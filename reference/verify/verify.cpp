@@ -30,6 +30,16 @@ std::vector<uint8_t> fp3_bytes(const std::vector<spec::Fp3Raw>& v) {
       for (int k = 0; k < 8; ++k) b.push_back(static_cast<uint8_t>(x >> (8 * k)));
   return b;
 }
+// The challenges of one proof, as the transcript gives them.
+struct Replay {
+  LogupChallenges logup;
+  Fp3 alpha, zeta, gamma;
+  std::vector<Fp> shifts;            // each table's LDE shift
+  std::vector<Fp3> betas, lambdas;   // FRI's fold challenges; lambdas[l]: the injection at layer l
+  bool pow_ok = false;
+  std::vector<size_t> queries;
+};
+
 bool canonical(const spec::Fp3Raw& c) { return c[0] < Fp::P && c[1] < Fp::P && c[2] < Fp::P; }
 Fp3 eval_poly(const std::vector<spec::Fp3Raw>& poly, Fp y) {
   Fp3 acc;
@@ -52,6 +62,106 @@ const char* stage_name(Stage s) {
     case Stage::kFri: return "fri";
   }
   return "?";
+}
+
+namespace {
+
+// A transcript that logs what it absorbs and squeezes (for transcript_log).
+class LoggedTranscript {
+ public:
+  LoggedTranscript(TranscriptLog* log) : t_("zkrv-stark-v1"), log_(log) {}
+  void absorbed(const char* label) {
+    if (log_) log_->absorbed.push_back({label, log_->challenges.size()});
+  }
+  void absorb(const char* label, std::span<const uint8_t> b) { t_.absorb(label, b), absorbed(label); }
+  void absorb_digest(const char* label, const Digest& d) { t_.absorb_digest(label, d), absorbed(label); }
+  void absorb_ext(const char* label, const Fp3& x) { t_.absorb_ext(label, x), absorbed(label); }
+  Fp3 squeeze_ext(const char* label) {
+    const Fp3 x = t_.squeeze_ext(label);
+    if (log_) log_->challenges.push_back({label, to_raw(x)});
+    return x;
+  }
+  uint64_t squeeze_index(const char* label, uint64_t bound) {
+    const uint64_t i = t_.squeeze_index(label, bound);
+    if (log_) log_->challenges.push_back({label, {i, 0, 0}});
+    return i;
+  }
+  bool check_pow(unsigned bits, uint64_t nonce) const { return t_.check_pow(bits, nonce); }
+
+ private:
+  Transcript t_;
+  TranscriptLog* log_;
+};
+
+}  // namespace
+
+// spec: protocol:stark:transcript — every absorb and squeeze, in protocol order. The proof's
+// shapes must have been checked (verify does so first; transcript_log checks them itself).
+static Replay replay(const spec::StarkProof& proof, TranscriptLog* log) {
+  const AirLayout& layout = air_layout();
+  const spec::StarkOptions& o = proof.options;
+  const spec::Statement& st = proof.statement;
+  const size_t T = layout.tables.size();
+  unsigned log_max = 0, log_min = 64;
+  for (uint8_t h : st.log_heights) log_max = std::max<unsigned>(log_max, h), log_min = std::min<unsigned>(log_min, h);
+  const unsigned rounds = log_max - std::min(o.log_final_size, log_min);
+  const size_t blowup = size_t{1} << o.log_blowup;
+  Replay r;
+  LoggedTranscript tr(log);
+  tr.absorb("statement", spec::encode_statement(o, st));
+  tr.absorb_digest("main-root", proof.main_root);
+  r.logup.alpha = tr.squeeze_ext("logup-alpha");
+  r.logup.beta = tr.squeeze_ext("logup-beta");
+  for (size_t t = 0; t < T; ++t) tr.absorb_ext("logup-sum", from_raw(proof.terminal_sums[t]));
+  tr.absorb_digest("aux-root", proof.aux_root);
+  r.alpha = tr.squeeze_ext("constraint-alpha");
+  tr.absorb_digest("quotient-root", proof.quotient_root);
+  r.shifts.resize(T);
+  for (size_t t = 0; t < T; ++t) r.shifts[t] = lde_shift(log_max, st.log_heights[t]);
+  for (;;) {  // ζ outside F_p, every trace domain and every LDE coset
+    r.zeta = tr.squeeze_ext("ood-point");
+    bool ok = !(r.zeta.c[1] == Fp() && r.zeta.c[2] == Fp());
+    for (size_t t = 0; t < T; ++t) {
+      const uint64_t h = uint64_t{1} << st.log_heights[t];
+      ok = ok && r.zeta.pow(h) != embed(kOne) && scale(r.zeta, r.shifts[t].inverse()).pow(h * blowup) != embed(kOne);
+    }
+    if (ok) break;
+  }
+  tr.absorb("ood-values", fp3_bytes(proof.ood));
+  r.gamma = tr.squeeze_ext("deep-gamma");
+  const std::set<unsigned> heights(st.log_heights.begin(), st.log_heights.end());
+  r.lambdas.resize(rounds + 1);
+  for (unsigned l = 0; l < rounds; ++l) {
+    if (l >= 1) tr.absorb_digest("fri-layer-root", proof.fri_roots[l - 1]);
+    r.betas.push_back(tr.squeeze_ext("fri-fold"));
+    if (heights.count(log_max - l - 1)) r.lambdas[l + 1] = tr.squeeze_ext("fri-inject");
+  }
+  tr.absorb("fri-final", fp3_bytes(proof.final_poly));
+  r.pow_ok = tr.check_pow(o.pow_bits, proof.pow_nonce);
+  {
+    std::vector<uint8_t> b;
+    for (int k = 0; k < 8; ++k) b.push_back(static_cast<uint8_t>(proof.pow_nonce >> (8 * k)));
+    tr.absorb("fri-pow", b);
+  }
+  const size_t half0 = size_t{1} << (log_max + o.log_blowup - 1);
+  for (unsigned i = 0; i < o.num_queries; ++i) r.queries.push_back(tr.squeeze_index("fri-query", half0));
+  return r;
+}
+
+std::optional<TranscriptLog> transcript_log(const spec::StarkProof& proof) {
+  const size_t T = air_layout().tables.size();
+  if (spec::check_options(proof.options) || proof.statement.log_heights.size() != T || proof.terminal_sums.size() != T)
+    return std::nullopt;
+  unsigned log_max = 0, log_min = 64;
+  for (uint8_t h : proof.statement.log_heights) {
+    if (h > spec::kMaxLogHeight) return std::nullopt;
+    log_max = std::max<unsigned>(log_max, h), log_min = std::min<unsigned>(log_min, h);
+  }
+  const unsigned rounds = log_max - std::min(proof.options.log_final_size, log_min);
+  if (rounds < 1 || proof.fri_roots.size() != rounds - 1) return std::nullopt;
+  TranscriptLog log;
+  replay(proof, &log);
+  return log;
 }
 
 VerifyResult verify_bytes(std::span<const uint8_t> bytes, const Expected& expected, Cache* cache) {
@@ -148,38 +258,20 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cac
   accepted.security = spec::stark_security(o, log_max, log_min, layout.constraint_count(), std::log2(std::max(count, 1.0)),
                                            layout.max_arity, opened_columns);
 
-  // Replay the transcript (protocol:stark:transcript).
-  Transcript tr("zkrv-stark-v1");
-  tr.absorb("statement", spec::encode_statement(o, st));
-  tr.absorb_digest("main-root", proof.main_root);
-  const LogupChallenges ch{tr.squeeze_ext("logup-alpha"), tr.squeeze_ext("logup-beta")};
+  // Replay the transcript (protocol:stark:transcript); then the checks, in protocol order.
+  const Replay rp = replay(proof, nullptr);
+  const LogupChallenges& ch = rp.logup;
+  const Fp3 &alpha = rp.alpha, &zeta = rp.zeta, &gamma = rp.gamma;
+  const std::vector<Fp>& shifts = rp.shifts;
   Fp3 sum;
   for (size_t t = 0; t < T; ++t) {
     const Fp3 s = from_raw(proof.terminal_sums[t]);
-    tr.absorb_ext("logup-sum", s);
     if (layout.tables[t].interactions.empty() && s != Fp3{})
       return reject(Stage::kLogup, "table " + layout.tables[t].name + " has no interactions but a nonzero sum");
     sum = sum + s;
   }
   // spec: protocol:stark:verify_logup
   if (sum != Fp3{}) return reject(Stage::kLogup, "the tables' terminal sums do not add up to zero (a bus is unbalanced)");
-  tr.absorb_digest("aux-root", proof.aux_root);
-  const Fp3 alpha = tr.squeeze_ext("constraint-alpha");
-  tr.absorb_digest("quotient-root", proof.quotient_root);
-  std::vector<Fp> shifts(T);
-  for (size_t t = 0; t < T; ++t) shifts[t] = lde_shift(log_max, st.log_heights[t]);
-  Fp3 zeta;
-  for (;;) {
-    zeta = tr.squeeze_ext("ood-point");
-    bool ok = !(zeta.c[1] == Fp() && zeta.c[2] == Fp());
-    for (size_t t = 0; t < T; ++t) {
-      const uint64_t h = uint64_t{1} << st.log_heights[t];
-      ok = ok && zeta.pow(h) != embed(kOne) && scale(zeta, shifts[t].inverse()).pow(h * blowup) != embed(kOne);
-    }
-    if (ok) break;
-  }
-  tr.absorb("ood-values", fp3_bytes(proof.ood));
-  const Fp3 gamma = tr.squeeze_ext("deep-gamma");
 
   // spec: protocol:stark:verify_ood — per table, the combined constraints at ζ equal Z_H(ζ)
   // times the quotient, from the spec's own expressions.
@@ -225,25 +317,13 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cac
     }
   }
 
-  // FRI's challenges (protocol:stark:fri).
-  std::vector<Fp3> betas, lambdas(rounds + 1);
-  std::set<unsigned> heights(st.log_heights.begin(), st.log_heights.end());
-  for (unsigned l = 0; l < rounds; ++l) {
-    if (l >= 1) tr.absorb_digest("fri-layer-root", proof.fri_roots[l - 1]);
-    betas.push_back(tr.squeeze_ext("fri-fold"));
-    if (heights.count(log_max - l - 1)) lambdas[l + 1] = tr.squeeze_ext("fri-inject");
-  }
-  tr.absorb("fri-final", fp3_bytes(proof.final_poly));
   // spec: protocol:stark:verify_queries
-  if (!tr.check_pow(o.pow_bits, proof.pow_nonce)) return reject(Stage::kPow, "proof-of-work nonce invalid");
-  {
-    std::vector<uint8_t> b;
-    for (int k = 0; k < 8; ++k) b.push_back(static_cast<uint8_t>(proof.pow_nonce >> (8 * k)));
-    tr.absorb("fri-pow", b);
-  }
+  if (!rp.pow_ok) return reject(Stage::kPow, "proof-of-work nonce invalid");
+  const std::vector<Fp3>& betas = rp.betas;
+  const std::vector<Fp3>& lambdas = rp.lambdas;
+  const std::vector<size_t>& queries = rp.queries;
+  const std::set<unsigned> heights(st.log_heights.begin(), st.log_heights.end());
   const size_t half0 = size_t{1} << (log_max + lb - 1);
-  std::vector<size_t> queries;
-  for (unsigned i = 0; i < o.num_queries; ++i) queries.push_back(tr.squeeze_index("fri-query", half0));
 
   // The committed FRI layers' batched openings.
   std::vector<std::vector<size_t>> leaf_index(rounds);

@@ -53,4 +53,14 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cac
 // Decodes first; a malformed proof is a kMalformed rejection naming the offset.
 VerifyResult verify_bytes(std::span<const uint8_t> bytes, const Expected& expected, Cache* cache = nullptr);
 
+// The transcript as the verifier replays it (protocol:stark:transcript), for audits and tests:
+// every challenge squeezed (label and value; a query index as its first coefficient) and every
+// item absorbed (label, and how many challenges came before it). nullopt when the proof's
+// shapes do not allow a replay.
+struct TranscriptLog {
+  std::vector<std::pair<std::string, spec::Fp3Raw>> challenges;
+  std::vector<std::pair<std::string, size_t>> absorbed;
+};
+std::optional<TranscriptLog> transcript_log(const spec::StarkProof& proof);
+
 }  // namespace zkrv::ref::verify

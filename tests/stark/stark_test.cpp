@@ -367,6 +367,55 @@ TEST(Stark, CompletenessOnExampleGuests) {
   EXPECT_GE(proved, all ? 8u : 5u);
 }
 
+// Fiat–Shamir binds everything the prover sends: changing any absorbed item changes every
+// challenge squeezed after it (and none before). Item by item: the statement, each root, each
+// terminal sum, the opened values, each FRI layer root, the final polynomial, the nonce.
+TEST(Stark, EveryAbsorbedItemChangesEveryLaterChallenge) {
+  const auto image = fuzz::stark_statement_image();
+  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v1-exit0.proof");
+  const auto parsed = spec::decode_stark_proof(golden);
+  ASSERT_TRUE(parsed.proof);
+  const spec::StarkProof& proof = *parsed.proof;
+  const auto base = ref::verify::transcript_log(proof);
+  ASSERT_TRUE(base);
+  auto bump = [](uint64_t& v) { v = (v + 1) % ref::Fp::P; };
+  std::vector<std::pair<std::string, std::function<void(spec::StarkProof&)>>> items = {
+      {"statement", [](spec::StarkProof& p) { p.statement.exit_code ^= 1; }},
+      {"main-root", [](spec::StarkProof& p) { p.main_root[0] ^= 1; }},
+      {"aux-root", [](spec::StarkProof& p) { p.aux_root[31] ^= 1; }},
+      {"quotient-root", [](spec::StarkProof& p) { p.quotient_root[7] ^= 1; }},
+      {"ood-values", [&](spec::StarkProof& p) { bump(p.ood.back()[2]); }},
+      {"fri-final", [&](spec::StarkProof& p) { bump(p.final_poly[0][0]); }},
+      {"fri-pow", [](spec::StarkProof& p) { p.pow_nonce ^= 1; }},
+  };
+  for (size_t t = 0; t < proof.terminal_sums.size(); ++t)
+    items.push_back({"logup-sum", [&, t](spec::StarkProof& p) { bump(p.terminal_sums[t][1]); }});
+  for (size_t l = 0; l < proof.fri_roots.size(); ++l)
+    items.push_back({"fri-layer-root", [l](spec::StarkProof& p) { p.fri_roots[l][3] ^= 1; }});
+  // which absorption each item is: the k-th absorb with its label
+  std::map<std::string, size_t> seen;
+  for (auto& [label, mutate] : items) {
+    const size_t occurrence = seen[label]++;
+    size_t before = SIZE_MAX, n = 0;
+    for (const auto& [l, count] : base->absorbed)
+      if (l == label && n++ == occurrence) before = count;
+    ASSERT_NE(before, SIZE_MAX) << label << " #" << occurrence << " is not absorbed";
+    auto p = proof;
+    mutate(p);
+    const auto changed = ref::verify::transcript_log(p);
+    ASSERT_TRUE(changed) << label;
+    ASSERT_EQ(changed->challenges.size(), base->challenges.size()) << label;
+    for (size_t k = 0; k < base->challenges.size(); ++k) {
+      const bool same = changed->challenges[k].second == base->challenges[k].second;
+      if (k < before) EXPECT_TRUE(same) << label << " #" << occurrence << " changed the earlier challenge " << k;
+      else  // a query index, from a range of 2^17, may repeat by chance: only the field challenges must
+        EXPECT_FALSE(same && base->challenges[k].first != "fri-query")
+          << label << " #" << occurrence << " left challenge " << k << " (" << base->challenges[k].first << ") unchanged";
+    }
+  }
+  EXPECT_EQ(seen["logup-sum"], ref::stark::air_layout().tables.size());
+}
+
 // The golden proof (conformance/golden/README.md): reproduced byte for byte, and verified.
 TEST(Stark, GoldenProofIsReproducedAndVerifies) {
   const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v1-exit0.proof");
