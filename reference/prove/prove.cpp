@@ -93,8 +93,23 @@ class Stopwatch {
 
 }  // namespace
 
+namespace {
+spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace& trace, air::AirTrace* consume,
+                            const spec::StarkOptions& options, const Progress& progress);
+}  // namespace
+
 spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const air::AirTrace& trace,
                                  const spec::StarkOptions& options, const Progress& progress) {
+  return prove_impl(image, trace, nullptr, options, progress);
+}
+spec::StarkProof prove_unchecked_consuming(const spec::ProgramImage& image, air::AirTrace&& trace,
+                                           const spec::StarkOptions& options, const Progress& progress) {
+  return prove_impl(image, trace, &trace, options, progress);
+}
+
+namespace {
+spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace& trace, air::AirTrace* consume,
+                            const spec::StarkOptions& options, const Progress& progress) {
   if (auto why = spec::check_options(options)) throw std::invalid_argument("proof options: " + *why);
   const AirLayout& layout = air_layout();
   const spec::air::Spec& sp = spec::air::embedded_spec();
@@ -120,6 +135,7 @@ spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const air::Air
       for (size_t r = 0; r < d.h; ++r) d.trace[c][r] = Fp::from_u64(tt.rows[r][k]);
     }
     proof.statement.log_heights.push_back(static_cast<uint8_t>(d.log_h));
+    if (consume && tl.name != "output") std::vector<std::vector<uint64_t>>().swap(consume->table(tl.name).rows);
     log_max = std::max(log_max, d.log_h);
     log_min = std::min(log_min, d.log_h);
     if (tl.chunks > blowup) throw std::invalid_argument("table " + tl.name + " needs a larger blowup");
@@ -403,5 +419,6 @@ spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const air::Air
   clock.lap("queries");
   return proof;
 }
+}  // namespace
 
 }  // namespace zkrv::ref::prove

@@ -22,5 +22,9 @@ using Progress = std::function<void(std::string_view stage, double seconds)>;
 // or table shapes the protocol does not allow.
 spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const air::AirTrace& trace,
                                  const spec::StarkOptions& options, const Progress& progress = {});
+// The same proof; the trace's rows are released as soon as their columns are copied (the row-major
+// trace and its column-major copy are never both whole in memory).
+spec::StarkProof prove_unchecked_consuming(const spec::ProgramImage& image, air::AirTrace&& trace,
+                                           const spec::StarkOptions& options, const Progress& progress = {});
 
 }  // namespace zkrv::ref::prove

@@ -73,12 +73,13 @@ int cmd_prove(const ProveArgs& a) {
   opt.max_cycles = a.max_cycles;
   opt.random_seed = a.seed;
   opt.trace = true;
-  const auto run = opt::execute(g.image, g.input, opt);
+  auto run = opt::execute(g.image, g.input, opt);
   if (run.status != spec::ExitStatus::kExited)
     return fail(fault_exit_code(run.fault.kind), "only runs that exit can be proven; this one stopped after " +
                                                      std::to_string(run.cycles) + " cycles: " + spec::describe(run.fault));
   stage("execute");
-  const auto trace = ref::air::build_trace(g.image, run);
+  auto trace = ref::air::build_trace(g.image, run);
+  std::vector<spec::StepRecord>().swap(run.trace);  // the tables hold everything from here on
   stage("trace");
   const auto report = ref::air::check_trace(trace);
   if (!report.ok()) {
@@ -86,7 +87,9 @@ int cmd_prove(const ProveArgs& a) {
     return 1;
   }
   stage("check");
-  const auto proof = ref::prove::prove_unchecked(g.image, trace, options, [&](std::string_view s, double) { stage(s); });
+  const uint64_t cycles = run.cycles;
+  const auto proof = ref::prove::prove_unchecked_consuming(g.image, std::move(trace), options,
+                                                           [&](std::string_view s, double) { stage(s); });
   const auto bytes = spec::encode_stark_proof(proof);
   if (auto err = tools::write_file_atomic(out, bytes); !err.empty()) return fail(kIoError, err);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -111,16 +114,16 @@ int cmd_prove(const ProveArgs& a) {
     std::printf("{\"proof\":\"%s\",\"cycles\":%llu,\"exit_code\":%u,\"output_bytes\":%zu,\"heights\":{%s},"
                 "\"proof_bytes\":%zu,\"provable_bits\":%.1f,\"conjectured_bits\":%.1f,\"security\":\"%s\","
                 "\"wall_s\":%.3f,\"cycles_per_s\":%.1f,\"peak_rss_mb\":%.1f}\n",
-                out.c_str(), static_cast<unsigned long long>(run.cycles), proof.statement.exit_code,
+                out.c_str(), static_cast<unsigned long long>(cycles), proof.statement.exit_code,
                 proof.statement.output.size(), heights_json.str().c_str(), bytes.size(), sec.provable_bits,
-                sec.conjectured_bits, a.security.c_str(), wall, static_cast<double>(run.cycles) / wall, peak_rss_mb());
+                sec.conjectured_bits, a.security.c_str(), wall, static_cast<double>(cycles) / wall, peak_rss_mb());
   } else {
     std::printf("proved %s: %llu cycles, exit code %u, %zu output bytes\n", a.program.c_str(),
-                static_cast<unsigned long long>(run.cycles), proof.statement.exit_code, proof.statement.output.size());
+                static_cast<unsigned long long>(cycles), proof.statement.exit_code, proof.statement.output.size());
     std::printf("tables: %s\n", heights.str().c_str());
     std::printf("proof: %s, %zu bytes; %s security: %.1f provable bits, %.1f conjectured bits\n", out.c_str(),
                 bytes.size(), a.security.c_str(), sec.provable_bits, sec.conjectured_bits);
-    std::printf("time: %.2f s (%.0f cycles/s); peak memory %.0f MB\n", wall, static_cast<double>(run.cycles) / wall,
+    std::printf("time: %.2f s (%.0f cycles/s); peak memory %.0f MB\n", wall, static_cast<double>(cycles) / wall,
                 peak_rss_mb());
   }
   return 0;
