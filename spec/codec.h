@@ -73,4 +73,24 @@ class Reader {
   size_t pos_ = 0;
 };
 
+// A FRI layer opening (protocol:proof:fri): u32 R, R rows (u32 W, W field elements), u32 D, D digests.
+inline void put_layer_opening(std::vector<uint8_t>& b, const FriLayerOpening& o) {
+  put(b, o.rows.size(), 4);
+  for (const auto& row : o.rows) {
+    put(b, row.size(), 4);
+    for (uint64_t v : row) put(b, v, 8);
+  }
+  put(b, o.merkle_proof.size(), 4);
+  for (const Digest& d : o.merkle_proof) b.insert(b.end(), d.begin(), d.end());
+}
+inline void read_layer_opening(Reader& r, FriLayerOpening& o) {
+  o.rows.resize(r.count(4, "opened row"));
+  for (auto& row : o.rows) {
+    row.resize(r.count(8, "row element"));
+    for (uint64_t& v : row) v = r.field();
+  }
+  o.merkle_proof.resize(r.count(32, "Merkle digest"));
+  for (Digest& d : o.merkle_proof) d = r.digest();
+}
+
 }  // namespace zkrv::spec::codec

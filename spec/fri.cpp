@@ -53,15 +53,7 @@ std::vector<uint8_t> encode_fri_proof(const FriProof& p) {
     for (uint64_t v : c) put(b, v, 8);
   put(b, p.pow_nonce, 8);
   put(b, p.openings.size(), 4);
-  for (const FriLayerOpening& o : p.openings) {
-    put(b, o.rows.size(), 4);
-    for (const auto& row : o.rows) {
-      put(b, row.size(), 4);
-      for (uint64_t v : row) put(b, v, 8);
-    }
-    put(b, o.merkle_proof.size(), 4);
-    for (const Digest& d : o.merkle_proof) b.insert(b.end(), d.begin(), d.end());
-  }
+  for (const FriLayerOpening& o : p.openings) codec::put_layer_opening(b, o);
   return b;
 }
 
@@ -84,15 +76,7 @@ ParsedFriProof decode_fri_proof(std::span<const uint8_t> bytes) {
     for (uint64_t& v : c) v = r.field();
   p.pow_nonce = r.uint(8);
   p.openings.resize(r.count(8, "layer opening"));
-  for (FriLayerOpening& o : p.openings) {
-    o.rows.resize(r.count(4, "opened row"));
-    for (auto& row : o.rows) {
-      row.resize(r.count(8, "row element"));
-      for (uint64_t& v : row) v = r.field();
-    }
-    o.merkle_proof.resize(r.count(32, "Merkle digest"));
-    for (Digest& d : o.merkle_proof) d = r.digest();
-  }
+  for (FriLayerOpening& o : p.openings) codec::read_layer_opening(r, o);
   if (r.ok() && r.left() != 0) r.fail(ParseError::Kind::kTrailingBytes, "trailing bytes after the proof");
   if (!r.ok()) return failed();
   return {std::move(p), std::nullopt};

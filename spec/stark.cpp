@@ -89,15 +89,7 @@ std::vector<uint8_t> encode_stark_proof(const StarkProof& p) {
     put_opening(b, q.quotient);
   }
   put(b, p.fri_openings.size(), 4);
-  for (const FriLayerOpening& o : p.fri_openings) {
-    put(b, o.rows.size(), 4);
-    for (const auto& row : o.rows) {
-      put(b, row.size(), 4);
-      for (uint64_t v : row) put(b, v, 8);
-    }
-    put(b, o.merkle_proof.size(), 4);
-    for (const Digest& d : o.merkle_proof) put_digest(b, d);
-  }
+  for (const FriLayerOpening& o : p.fri_openings) codec::put_layer_opening(b, o);
   return b;
 }
 
@@ -157,15 +149,7 @@ ParsedStarkProof decode_stark_proof(std::span<const uint8_t> bytes) {
     read_opening(r, q.quotient);
   }
   p.fri_openings.resize(r.count(8, "FRI layer opening"));
-  for (FriLayerOpening& o : p.fri_openings) {
-    o.rows.resize(r.count(4, "opened row"));
-    for (auto& row : o.rows) {
-      row.resize(r.count(8, "row element"));
-      for (uint64_t& v : row) v = r.field();
-    }
-    o.merkle_proof.resize(r.count(32, "Merkle digest"));
-    for (Digest& d : o.merkle_proof) d = r.digest();
-  }
+  for (FriLayerOpening& o : p.fri_openings) codec::read_layer_opening(r, o);
   if (r.ok() && r.left() != 0) r.fail(ParseError::Kind::kTrailingBytes, "trailing bytes after the proof");
   if (!r.ok()) return failed();
   return {std::move(p), std::nullopt};

@@ -34,13 +34,6 @@ struct TableData {
   Fp3 terminal;
 };
 
-std::vector<uint8_t> fp3_bytes(const std::vector<spec::Fp3Raw>& v) {
-  std::vector<uint8_t> b;
-  for (const auto& c : v)
-    for (uint64_t x : c)
-      for (int k = 0; k < 8; ++k) b.push_back(static_cast<uint8_t>(x >> (8 * k)));
-  return b;
-}
 
 // value(z) = Σ_i e_i W_i for the interpolant of e on <ω_h> (protocol:ntt:ood_eval's formula).
 std::vector<Fp3> barycentric_weights(unsigned log_h, const Fp3& z) {

@@ -23,13 +23,6 @@ const Fp kOne = Fp::from_u64(1);
 
 VerifyResult reject(Stage s, std::string what) { return VerifyResult{Rejection{s, std::move(what)}, {}}; }
 
-std::vector<uint8_t> fp3_bytes(const std::vector<spec::Fp3Raw>& v) {
-  std::vector<uint8_t> b;
-  for (const auto& c : v)
-    for (uint64_t x : c)
-      for (int k = 0; k < 8; ++k) b.push_back(static_cast<uint8_t>(x >> (8 * k)));
-  return b;
-}
 // The challenges of one proof, as the transcript gives them.
 struct Replay {
   LogupChallenges logup;
