@@ -36,8 +36,8 @@ void read_opening(Reader& r, MixedOpening& o) {
 
 // spec: protocol:stark:presets
 StarkOptions stark_preset(const std::string& name) {
-  if (name == "provable") return StarkOptions{2, 110, 16, 3};
-  if (name == "conjectured") return StarkOptions{2, 42, 16, 3};
+  if (name == "provable") return StarkOptions{2, 92, 16, 3};
+  if (name == "conjectured") return StarkOptions{2, 44, 16, 3};
   throw std::invalid_argument("unknown security preset '" + name + "' (provable or conjectured)");
 }
 

@@ -18,7 +18,7 @@ namespace zkrv::spec {
 // protocol:stark:options — the options a proof is made with; all are in the statement.
 struct StarkOptions {
   unsigned log_blowup = 2;      // LDE and FRI rate 2^-log_blowup; 2..3 (quotients need 4x)
-  unsigned num_queries = 110;   // 1..1024
+  unsigned num_queries = 92;    // 1..1024
   unsigned pow_bits = 16;       // grinding before the queries; 0..30
   unsigned log_final_size = 3;  // FRI folds until the degree bound is at most 2^log_final_size; 0..8
   friend bool operator==(const StarkOptions&, const StarkOptions&) = default;

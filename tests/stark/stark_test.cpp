@@ -52,6 +52,26 @@ GuestRun run_guest(const std::string& name, const std::vector<uint8_t>& input) {
 // Small, fast options for the tests (the verifier reports their low security honestly).
 spec::StarkOptions test_options() { return spec::StarkOptions{2, 8, 2, 3}; }
 
+// The presets give what they promise (protocol:stark:presets) for every tallest height the
+// protocol allows (the fixed tables make it at least 2^16), with the spec's real counts.
+TEST(Stark, PresetsGiveTheirBits) {
+  const auto& layout = ref::stark::air_layout();
+  size_t opened = 0;
+  for (const auto& t : layout.tables) opened += t.columns + t.aux_width() + t.quotient_width();
+  for (unsigned log_max = 16; log_max <= spec::kMaxLogHeight; ++log_max) {
+    const double log_interactions = log_max + 8.0;  // more than 200 interactions per row of the tallest height
+    const auto p = spec::stark_security(spec::stark_preset("provable"), log_max, 2, layout.constraint_count(),
+                                        log_interactions, layout.max_arity, opened);
+    EXPECT_GE(p.provable_bits, 100.0) << "log_max " << log_max;
+    const auto c = spec::stark_security(spec::stark_preset("conjectured"), log_max, 2, layout.constraint_count(),
+                                        log_interactions, layout.max_arity, opened);
+    EXPECT_GE(c.conjectured_bits, 100.0) << "log_max " << log_max;
+    EXPECT_LT(c.provable_bits, p.provable_bits);
+  }
+  // and the test options below are honestly weak
+  EXPECT_LT(spec::stark_security(spec::StarkOptions{2, 8, 2, 3}, 16, 2, 1000, 24, 13, 2000).conjectured_bits, 20.0);
+}
+
 TEST(Stark, PreprocessedColumnsAreTheTraceBuilders) {
   const GuestRun r = run_guest("fibonacci", {'9', '0'});
   const auto& layout = ref::stark::air_layout();
