@@ -240,6 +240,8 @@ Preprocessed preprocessed(const spec::ProgramImage& image, const std::vector<uin
     const size_t h = size_t{1} << log_h, width = l.tables[t].pre.size();
     p.log_heights[t] = log_h;
     p.columns[t].assign(width, std::vector<Fp>(h));
+    for (const auto& row : rows)
+      if (row.size() != width) throw std::logic_error("preprocessed " + name + ": the spec's preprocessed columns changed");
     for (size_t r = 0; r < rows.size(); ++r)
       for (size_t c = 0; c < width; ++c) p.columns[t][c][r] = fp(rows[r][c]);
   };
@@ -288,6 +290,9 @@ Preprocessed preprocessed(const spec::ProgramImage& image, const std::vector<uin
   set("segments", seg_rows, 1);
   set("image", img_rows, 1);
   set("program", rom_rows, 1);
+  for (size_t t = 0; t < l.tables.size(); ++t)
+    if (p.columns[t].size() != l.tables[t].pre.size())
+      throw std::logic_error("preprocessed: table " + l.tables[t].name + "'s preprocessed columns are not derived");
   return p;
 }
 
