@@ -64,8 +64,10 @@ class Reader {
     }
     return static_cast<size_t>(n);
   }
-  void fail(ParseError::Kind k, std::string what) {
-    if (!err) err = ParseError{k, pos_, std::move(what)};
+  void fail(ParseError::Kind k, std::string what) { fail_at(pos_, k, std::move(what)); }
+  // A failure that names the offset where the offending field starts.
+  void fail_at(size_t at, ParseError::Kind k, std::string what) {
+    if (!err) err = ParseError{k, at, std::move(what)};
   }
 
  private:

@@ -103,7 +103,7 @@ ParsedStarkProof decode_stark_proof(std::span<const uint8_t> bytes) {
   r.uint(8);
   const uint64_t version = r.uint(4);
   if (r.ok() && version != kStarkProofVersion)
-    r.fail(ParseError::Kind::kBadVersion, "unsupported proof version " + std::to_string(version));
+    r.fail_at(8, ParseError::Kind::kBadVersion, "unsupported proof version " + std::to_string(version));
   StarkProof p;
   p.options.log_blowup = static_cast<unsigned>(r.uint(1));
   p.options.num_queries = static_cast<unsigned>(r.uint(2));
@@ -115,16 +115,16 @@ ParsedStarkProof decode_stark_proof(std::span<const uint8_t> bytes) {
     const size_t at = r.pos();
     const uint64_t n = r.uint(8);
     if (r.ok() && n > r.left()) {
-      r.fail(ParseError::Kind::kTooLarge, "output length exceeds the remaining bytes");
-      (void)at;
+      r.fail_at(at, ParseError::Kind::kTooLarge, "output length exceeds the remaining bytes");
     } else if (r.ok()) {
       p.statement.output.resize(static_cast<size_t>(n));
       for (uint8_t& c : p.statement.output) c = static_cast<uint8_t>(r.uint(1));
     }
   }
   {
+    const size_t at = r.pos();
     const uint64_t n = r.uint(1);
-    if (r.ok() && n > r.left()) r.fail(ParseError::Kind::kTooLarge, "table count exceeds the remaining bytes");
+    if (r.ok() && n > r.left()) r.fail_at(at, ParseError::Kind::kTooLarge, "table count exceeds the remaining bytes");
     if (r.ok()) {
       p.statement.log_heights.resize(static_cast<size_t>(n));
       for (uint8_t& h : p.statement.log_heights) h = static_cast<uint8_t>(r.uint(1));

@@ -345,6 +345,31 @@ TEST(Stark, DishonestTracesAreRejected) {
   }
 }
 
+// The decoder names the offset where the offending field starts.
+TEST(Stark, DecoderErrorsNameTheField) {
+  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v1-exit0.proof");
+  ASSERT_GT(golden.size(), 100u);
+  auto b = golden;
+  b[8] = 9;  // version
+  auto p = spec::decode_stark_proof(b);
+  ASSERT_FALSE(p.proof);
+  EXPECT_EQ(p.error->kind, spec::ParseError::Kind::kBadVersion);
+  EXPECT_EQ(p.error->offset, 8u);
+  b = golden;
+  const size_t output_len_at = 8 + 4 + 5 + 32 + 4;  // magic, version, options, digest, exit code
+  b[output_len_at + 7] = 0x7f;                       // an output length beyond the file
+  p = spec::decode_stark_proof(b);
+  ASSERT_FALSE(p.proof);
+  EXPECT_EQ(p.error->kind, spec::ParseError::Kind::kTooLarge);
+  EXPECT_EQ(p.error->offset, output_len_at);
+  b = golden;
+  b.push_back(0);
+  p = spec::decode_stark_proof(b);
+  ASSERT_FALSE(p.proof);
+  EXPECT_EQ(p.error->kind, spec::ParseError::Kind::kTrailingBytes);
+  EXPECT_EQ(p.error->offset, golden.size());
+}
+
 // Completeness: example guests (programs.txt) proved and verified with their exit code and
 // output, and rejected with another exit code. The default run takes five small ones (the
 // reference prover spends about 10 s on any program: and8 and range16 have 2^16 rows);
