@@ -40,7 +40,9 @@ function(zkrv_guest_compile src out_dir include_dirs extra_flags out_var)
   foreach(d ${include_dirs})
     list(APPEND incs -I${d})
   endforeach()
+  # Ninja creates an output's folder itself; Unix Makefiles does not.
   add_custom_command(OUTPUT ${obj}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${out_dir}
     COMMAND ${ZKRV_GUEST_CLANG} ${flags} ${extra_flags} ${incs} -MD -MF ${obj}.d -c ${abs} -o ${obj}
     DEPENDS ${abs} DEPFILE ${obj}.d
     COMMENT "guest cc ${name}" VERBATIM)
