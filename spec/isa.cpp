@@ -27,7 +27,8 @@ static std::string hex(uint64_t v) {
 std::string describe(const Fault& f) {
   std::string s(fault_name(f.kind));
   s += " at pc " + hex(f.pc);
-  if (f.kind != FaultKind::kFetch) s += " (" + disassemble(f.insn, f.pc) + ")";
+  if (f.kind != FaultKind::kFetch && !(f.kind == FaultKind::kCycleLimit && f.insn == 0))
+    s += " (" + disassemble(f.insn, f.pc) + ")";
   switch (f.kind) {
     case FaultKind::kMisalignedJump: s += ": target " + hex(f.address) + " is not 4-byte aligned"; break;
     case FaultKind::kFetch: s += ": address is not in an executable segment"; break;

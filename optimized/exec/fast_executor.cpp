@@ -738,9 +738,11 @@ L_Fault:
   res.fault.pc = fault_pc;
   res.fault.address = fault_kind == FaultKind::kFetch || fault_kind == FaultKind::kCycleLimit ? fault_pc : fault_addr;
   {
-    // The faulting instruction word; 0 when the fetch itself failed or never happened.
+    // The faulting instruction word (for the cycle limit, the one that did not run); 0 when
+    // the fetch itself failed or pc is not executable.
     Decoded* f = locate(fault_pc);
-    res.fault.insn = (fault_kind == FaultKind::kFetch || fault_kind == FaultKind::kCycleLimit || !f) ? 0 : insn_at(fault_pc);
+    const bool executable = f && (f == trap_at ? trap_saved : f->handler) != labels[kFetchFault];
+    res.fault.insn = fault_kind == FaultKind::kFetch || !executable ? 0 : insn_at(fault_pc);
   }
   res.pc = fault_pc;
 

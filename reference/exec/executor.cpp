@@ -79,7 +79,11 @@ spec::ExecResult execute(const spec::ProgramImage& image, std::span<const uint8_
 
   for (;;) {
     // spec: isa:fault:cycle_limit
-    if (res.cycles >= opt.max_cycles) { fault(FaultKind::kCycleLimit, 0, pc); break; }
+    // The word reported is the instruction at pc that did not run (0 if pc is not executable).
+    if (res.cycles >= opt.max_cycles) {
+      fault(FaultKind::kCycleLimit, mem.allowed(pc, 4, spec::kFlagX) ? static_cast<uint32_t>(mem.read(pc, 4)) : 0, pc);
+      break;
+    }
     // spec: isa:fault:fetch — the 4 instruction bytes must lie in an executable segment.
     if (!mem.allowed(pc, 4, spec::kFlagX)) { fault(FaultKind::kFetch, 0, pc); break; }
     const uint32_t insn = static_cast<uint32_t>(mem.read(pc, 4));

@@ -101,6 +101,14 @@ TEST_P(Executors, CycleLimitIsExact) {
   auto r = run({b(0, 0, 0, 0)}, {}, {}, opt);  // beq x0, x0, 0 : spins
   EXPECT_EQ(r.fault.kind, FaultKind::kCycleLimit);
   EXPECT_EQ(r.cycles, 10u);
+  // The fault names the instruction that did not run (isa:fault:cycle_limit), never "illegal 0x0".
+  EXPECT_EQ(r.fault.insn, b(0, 0, 0, 0));
+  EXPECT_EQ(spec::describe(r.fault), "cycle limit at pc 0x10000 (beq zero, zero, 0x10000): cycle limit reached");
+  opt.max_cycles = 2;  // the limit at a pc that is not executable: no word, no disassembly
+  auto off = run({addi(5, 0, 0x100), i(0, 5, 0, 0, 0x67)}, {}, {}, opt);  // jalr x0, 0(t0) to 0x100
+  EXPECT_EQ(off.fault.kind, FaultKind::kCycleLimit);
+  EXPECT_EQ(off.fault.insn, 0u);
+  EXPECT_EQ(spec::describe(off.fault), "cycle limit at pc 0x100: cycle limit reached");
 }
 
 TEST_P(Executors, NeverWrittenMemoryReadsZero) {
