@@ -190,6 +190,94 @@ TEST(Profiler, FlowEventsGiveTheTraceProfile) {
   }
 }
 
+// A recursion 10^6 calls deep: every figure still exact, the folded stacks bounded, and the
+// whole profile linear in cycles (the ctest timeout of tools.profile.deep_recursion, and the
+// time of this test, would show a walk over the stack per node or per return).
+TEST(Profiler, MillionDeepRecursion) {
+  auto bytes = read_file(std::string(ZKRV_TEST_GUESTS) + "/profile_deep.elf", 1 << 20, "guest");
+  ASSERT_TRUE(bytes.bytes) << bytes.error;
+  const auto image = *ref::load_elf(*bytes.bytes).image;
+  const auto symbols = SymbolTable::from_elf(*bytes.bytes);
+  constexpr uint64_t kCycles = 1000000;
+  Profiler p(symbols, 1, 1000);
+  spec::ExecOptions opt;
+  opt.max_cycles = kCycles;
+  opt.flow_sink = [&](std::span<const spec::FlowEvent> c) { p.consume_flow(c); };
+  const auto r = opt::execute(image, {}, opt);
+  p.finish();
+  ASSERT_EQ(r.fault.kind, spec::FaultKind::kCycleLimit);
+  ASSERT_EQ(p.cycles(), kCycles);
+  EXPECT_EQ(p.nodes().size(), kCycles + 1);  // _start, then one f node per call (the last has run no cycle)
+  const auto fs = p.functions();
+  EXPECT_EQ(stats(fs, "_start").self, 1u);
+  EXPECT_EQ(stats(fs, "_start").inclusive, kCycles);
+  EXPECT_EQ(stats(fs, "f").self, kCycles - 1);
+  EXPECT_EQ(stats(fs, "f").inclusive, kCycles - 1);  // recursion counts once
+  // Folded: depths 1..128 each their own line, every deeper stack the same elided line.
+  const std::string folded = folded_report(p);
+  EXPECT_EQ(std::count(folded.begin(), folded.end(), '\n'), 129);
+  const std::string last = folded.substr(folded.rfind('\n', folded.size() - 2) + 1);
+  EXPECT_EQ(last.rfind("_start;f;f;", 0), 0u) << last.substr(0, 100);
+  EXPECT_NE(last.find(";[...];f;"), std::string::npos);
+  EXPECT_EQ(std::count(last.begin(), last.end(), ';'), 128);
+  EXPECT_EQ(last.substr(last.rfind(' ') + 1), std::to_string(kCycles - 128) + "\n");
+  // Samples bounded at 1000: the rate doubled until they fit, and sample i is the stack at
+  // cycle i * rate (here, the node at depth i * rate).
+  EXPECT_LE(p.samples().size(), 1000u);
+  EXPECT_GT(p.samples().size(), 500u);
+  EXPECT_EQ(p.sample_rate(), 1024u);  // 2^10: 10^6 / 1024 = 977 samples
+  for (size_t i = 0; i < p.samples().size(); ++i) ASSERT_EQ(p.samples()[i], i * p.sample_rate()) << i;
+}
+
+// A symbol size far past its segment (2^36 bytes: 16 GB of bookkeeping if believed) is clipped
+// to the executable bytes of the file, with a warning, and the profile is the same.
+TEST(Profiler, SymbolSizesAreClippedToTheirSegment) {
+  auto bytes = read_file(std::string(ZKRV_GUEST_PROGRAMS_DIR) + "/wordfreq.elf", 1 << 24, "guest");
+  ASSERT_TRUE(bytes.bytes) << bytes.error;
+  std::vector<uint8_t> elf = *bytes.bytes;
+  auto rd = [&](size_t off, unsigned n) { uint64_t v = 0; for (unsigned k = 0; k < n; ++k) v |= uint64_t{elf[off + k]} << (8 * k); return v; };
+  const auto honest = SymbolTable::from_elf(elf);
+  EXPECT_EQ(honest.warning(), "");
+  // Find main's symbol in .symtab and give it st_size = 2^36.
+  const uint64_t shoff = rd(40, 8), shnum = rd(60, 2);
+  bool patched = false;
+  for (uint64_t i = 0; i < shnum && !patched; ++i) {
+    const size_t sh = shoff + i * 64;
+    if (rd(sh + 4, 4) != 2) continue;
+    const uint64_t off = rd(sh + 24, 8), size = rd(sh + 32, 8), strtab = shoff + rd(sh + 40, 4) * 64;
+    const uint64_t str_off = rd(strtab + 24, 8);
+    for (uint64_t sym = off; sym + 24 <= off + size; sym += 24)
+      if (std::string(reinterpret_cast<const char*>(&elf[str_off + rd(sym, 4)])) == "main") {
+        for (unsigned k = 0; k < 8; ++k) elf[sym + 16 + k] = static_cast<uint8_t>((uint64_t{1} << 36) >> (8 * k));
+        patched = true;
+        break;
+      }
+  }
+  ASSERT_TRUE(patched);
+  const auto clipped = SymbolTable::from_elf(elf);
+  EXPECT_NE(clipped.warning().find("1 symbol size(s) past the end of their segment clipped"), std::string::npos)
+      << clipped.warning();
+  uint64_t covered = 0;
+  for (const auto& f : clipped.functions()) covered += f.end - f.start;
+  EXPECT_LT(covered, elf.size());  // bounded by the file, not by the symbol
+  // main now swallows the functions after it; the profile still counts every cycle.
+  const auto image = *ref::load_elf(elf).image;
+  std::vector<uint8_t> input = *read_file(std::string(ZKRV_SOURCE_DIR) + "/guest/programs/wordfreq.input", 1 << 20, "in").bytes;
+  Profiler p(clipped);
+  spec::ExecOptions opt;
+  opt.flow_sink = [&](std::span<const spec::FlowEvent> c) { p.consume_flow(c); };
+  const auto r = opt::execute(image, input, opt);
+  p.finish();
+  EXPECT_EQ(p.cycles(), r.cycles);
+}
+
+TEST(Profiler, OnlyMangledNamesAreDemangled) {
+  EXPECT_EQ(demangle("f"), "f");  // not "float"
+  EXPECT_EQ(demangle("i"), "i");
+  EXPECT_EQ(demangle("_Z3fooi"), "foo(int)");
+  EXPECT_EQ(demangle("_Zbogus"), "_Zbogus");
+}
+
 TEST(Profiler, StrippedElfHasNoSymbols) {
   EXPECT_TRUE(SymbolTable::from_elf(std::vector<uint8_t>{1, 2, 3}).functions().empty());
   std::vector<uint8_t> garbage(4096, 0xff);

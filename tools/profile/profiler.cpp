@@ -5,11 +5,12 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace zkrv::tools::profile {
 
-Profiler::Profiler(const SymbolTable& symbols, uint64_t sample_rate)
-    : symbols_(symbols), sample_rate_(sample_rate),
+Profiler::Profiler(const SymbolTable& symbols, uint64_t sample_rate, size_t max_samples)
+    : symbols_(symbols), sample_rate_(sample_rate), max_samples_(max_samples),
       unknown_(static_cast<int>(symbols.functions().size())) {
   pcs_seen_.resize(symbols.functions().size());
   for (size_t i = 0; i < symbols.functions().size(); ++i) {
@@ -34,23 +35,37 @@ int Profiler::func_of(uint64_t pc) const {
 }
 
 int Profiler::child(int parent, int func) {
-  if (parent >= 0)
-    for (int c : children_[static_cast<size_t>(parent)])
-      if (nodes_[static_cast<size_t>(c)].func == func) return c;
-  if (parent < 0)
-    for (size_t i = 0; i < nodes_.size(); ++i)
-      if (nodes_[i].parent < 0 && nodes_[i].func == func) return static_cast<int>(i);
+  auto siblings = [&]() -> std::vector<int>& { return parent >= 0 ? children_[static_cast<size_t>(parent)] : roots_; };
+  for (int c : siblings())
+    if (nodes_[static_cast<size_t>(c)].func == func) return c;
   nodes_.push_back({parent, func});
-  children_.emplace_back();
+  children_.emplace_back();  // may move children_: siblings() is looked up again below
   node_self_.push_back(0);
   const int id = static_cast<int>(nodes_.size() - 1);
-  if (parent >= 0) children_[static_cast<size_t>(parent)].push_back(id);
+  siblings().push_back(id);
   return id;
+}
+
+void Profiler::push_frame(int node, uint64_t return_address) {
+  if (return_address != UINT64_MAX) frames_by_return_[return_address].push_back(static_cast<uint32_t>(stack_.size()));
+  stack_.push_back({node, return_address});
+}
+
+void Profiler::pop_frames(size_t keep) {
+  while (stack_.size() > keep) {
+    const uint64_t ra = stack_.back().return_address;
+    if (ra != UINT64_MAX) {
+      auto it = frames_by_return_.find(ra);
+      it->second.pop_back();
+      if (it->second.empty()) frames_by_return_.erase(it);
+    }
+    stack_.pop_back();
+  }
 }
 
 void Profiler::set_top(int func) {
   if (stack_.empty()) {
-    stack_.push_back({child(-1, func), UINT64_MAX});
+    push_frame(child(-1, func), UINT64_MAX);
     return;
   }
   const int parent = nodes_[static_cast<size_t>(stack_.back().node)].parent;
@@ -62,7 +77,7 @@ void Profiler::run(uint64_t pc, uint64_t count) {
     const int f = func_of(pc);
     // The stack's top must be the function executing; anything else is repaired.
     if (stack_.empty()) {
-      stack_.push_back({child(-1, f), UINT64_MAX});
+      push_frame(child(-1, f), UINT64_MAX);
     } else if (nodes_[static_cast<size_t>(stack_.back().node)].func != f) {
       set_top(f);
       ++repairs_;
@@ -74,8 +89,9 @@ void Profiler::run(uint64_t pc, uint64_t count) {
       n = std::min<uint64_t>(count, (fn.end - pc + 3) / 4);
       std::memset(pcs_seen_[static_cast<size_t>(f)].data() + (pc - fn.start) / 4, 1, static_cast<size_t>(n));
     } else {
-      for (const auto& g : symbols_.functions())  // stop at the next function's start
-        if (g.start > pc) { n = std::min<uint64_t>(count, (g.start - pc) / 4); break; }
+      const auto& fns = symbols_.functions();  // stop at the next function's start
+      const auto next = std::upper_bound(fns.begin(), fns.end(), pc, [](uint64_t v, const Function& g) { return v < g.start; });
+      if (next != fns.end()) n = std::min<uint64_t>(count, (next->start - pc) / 4);
       if (n == 0) n = 1;
       for (uint64_t k = 0; k < n && unknown_pcs_.size() < 65536; ++k) unknown_pcs_.push_back(pc + 4 * k);
     }
@@ -87,7 +103,18 @@ void Profiler::run(uint64_t pc, uint64_t count) {
     per_scope[static_cast<size_t>(top)] += n;
     if (sample_rate_) {
       uint64_t c = (cycles_ + sample_rate_ - 1) / sample_rate_ * sample_rate_;  // first sampled cycle >= cycles_
-      for (; c < cycles_ + n; c += sample_rate_) samples_.push_back(static_cast<uint32_t>(top));
+      while (c < cycles_ + n) {
+        samples_.push_back(static_cast<uint32_t>(top));
+        if (max_samples_ && samples_.size() > max_samples_) {
+          // Too many: keep the samples at multiples of twice the rate (the even indices).
+          for (size_t i = 0; 2 * i < samples_.size(); ++i) samples_[i] = samples_[2 * i];
+          samples_.resize((samples_.size() + 1) / 2);
+          sample_rate_ *= 2;
+          c = (c / sample_rate_ + 1) * sample_rate_;
+        } else {
+          c += sample_rate_;
+        }
+      }
     }
     cycles_ += n;
     pc += 4 * n;
@@ -104,17 +131,16 @@ void Profiler::control(uint32_t insn, uint64_t pc, uint64_t next_pc, uint64_t a7
     const bool link = rd == 1 || rd == 5;
     const bool ret = opcode == 0x67 && rd == 0 && (rs1 == 1 || rs1 == 5) && (insn >> 20) == 0;
     if (link) {
-      stack_.push_back({child(top, func_of(next_pc)), pc + 4});
+      push_frame(child(top, func_of(next_pc)), pc + 4);
     } else if (ret) {
-      size_t k = stack_.size();
-      while (k > 0 && stack_[k - 1].return_address != next_pc) --k;
-      if (k > 0) {
-        stack_.resize(k - 1);  // pop the returning frame and anything it left open
+      // The innermost frame expecting this return address (an index, so deep stacks stay cheap).
+      if (auto it = frames_by_return_.find(next_pc); it != frames_by_return_.end()) {
+        pop_frames(it->second.back());  // pop the returning frame and anything it left open
       } else {
         ++repairs_;  // a return to an address no frame expects
-        if (stack_.size() > 1) stack_.pop_back();
+        if (stack_.size() > 1) pop_frames(stack_.size() - 1);
       }
-      if (stack_.empty()) stack_.push_back({child(-1, func_of(next_pc)), UINT64_MAX});
+      if (stack_.empty()) push_frame(child(-1, func_of(next_pc)), UINT64_MAX);
     } else if (symbols_.starting_at(next_pc) >= 0 && func_of(next_pc) != f) {
       set_top(func_of(next_pc));  // tail call: same frame, another function
     }
@@ -176,17 +202,35 @@ std::vector<FunctionStats> Profiler::functions(int scope) const {
   for (int i = 0; i <= unknown_; ++i) out[static_cast<size_t>(i)].name = function_name(i);
   const std::vector<uint64_t>* counts = &node_self_;
   if (scope >= 0) counts = &scope_node_self_[static_cast<size_t>(scope)];
-  std::vector<int> path;
-  for (size_t n = 0; n < counts->size(); ++n) {
-    const uint64_t c = (*counts)[n];
-    if (c == 0) continue;
-    out[static_cast<size_t>(nodes_[n].func)].self += c;
-    path.clear();  // inclusive: once per distinct function on the path (recursion counts once)
-    for (int k = static_cast<int>(n); k >= 0; k = nodes_[static_cast<size_t>(k)].parent) {
-      const int fn = nodes_[static_cast<size_t>(k)].func;
-      if (std::find(path.begin(), path.end(), fn) == path.end()) path.push_back(fn);
+  auto count = [&](size_t n) { return n < counts->size() ? (*counts)[n] : 0; };
+  // Inclusive cycles count once per distinct function on a stack (recursion counts once): a
+  // function gets the cycles of the subtrees of its outermost nodes, the nodes that have no
+  // ancestor of the same function. Linear in the nodes, whatever the depth: parents are
+  // created before their children, so one backward pass sums the subtrees and one forward
+  // pass, in depth-first order, knows which functions are on the path.
+  std::vector<uint64_t> subtree(nodes_.size());
+  for (size_t n = nodes_.size(); n-- > 0;) {
+    subtree[n] += count(n);
+    if (nodes_[n].parent >= 0) subtree[static_cast<size_t>(nodes_[n].parent)] += subtree[n];
+    out[static_cast<size_t>(nodes_[n].func)].self += count(n);
+  }
+  std::vector<uint32_t> on_path(out.size(), 0);
+  std::vector<std::pair<int, size_t>> dfs;  // node, next child to visit
+  for (int root : roots_) {
+    dfs.push_back({root, 0});
+    while (!dfs.empty()) {
+      auto& [n, next] = dfs.back();
+      const int fn = nodes_[static_cast<size_t>(n)].func;
+      if (next == 0 && on_path[static_cast<size_t>(fn)]++ == 0) out[static_cast<size_t>(fn)].inclusive += subtree[static_cast<size_t>(n)];
+      const auto& kids = children_[static_cast<size_t>(n)];
+      if (next < kids.size()) {
+        const int c = kids[next++];
+        if (subtree[static_cast<size_t>(c)]) dfs.push_back({c, 0});
+      } else {
+        --on_path[static_cast<size_t>(fn)];
+        dfs.pop_back();
+      }
     }
-    for (int fn : path) out[static_cast<size_t>(fn)].inclusive += c;
   }
   for (int i = 0; i < unknown_; ++i)
     out[static_cast<size_t>(i)].distinct_pcs = static_cast<uint64_t>(
@@ -233,15 +277,15 @@ std::string table(const std::vector<FunctionStats>& fs, uint64_t total, bool by_
   return o;
 }
 
-std::string stack_path(const Profiler& p, int node) {
-  std::vector<std::string> names;
-  for (int k = node; k >= 0; k = p.nodes()[static_cast<size_t>(k)].parent)
-    names.push_back(p.function_name(p.nodes()[static_cast<size_t>(k)].func));
-  std::string s;
-  for (auto it = names.rbegin(); it != names.rend(); ++it) {
-    if (!s.empty()) s += ';';
-    for (char c : *it) s += (c == ';' || c == ' ') ? '_' : c;  // folded format separators
-  }
+// Folded stacks deeper than kFoldedOuter + kFoldedInner frames print their outermost and
+// innermost frames with "[...]" between, so that a deep recursion gives short lines; the
+// stacks that then read the same are merged into one line.
+constexpr size_t kFoldedOuter = 16, kFoldedInner = 112;
+
+std::string folded_name(const std::string& name) {
+  std::string s = name;
+  for (char& c : s)
+    if (c == ';' || c == ' ') c = '_';  // folded format separators
   return s;
 }
 
@@ -282,11 +326,46 @@ std::string text_report(const Profiler& p, size_t top) {
 }
 
 std::string folded_report(const Profiler& p) {
-  std::string o;
-  for (size_t n = 0; n < p.nodes().size(); ++n) {
-    if (p.node_self()[n] == 0) continue;
-    o += stack_path(p, static_cast<int>(n)) + " " + std::to_string(p.node_self()[n]) + "\n";
+  const auto& nodes = p.nodes();
+  // depth and outermost-part anchor (the ancestor at depth kFoldedOuter - 1) of every node;
+  // parents come before their children.
+  std::vector<uint32_t> depth(nodes.size());
+  std::vector<int> anchor(nodes.size(), -1);
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    const int parent = nodes[n].parent;
+    depth[n] = parent < 0 ? 0 : depth[static_cast<size_t>(parent)] + 1;
+    anchor[n] = depth[n] == kFoldedOuter - 1 ? static_cast<int>(n) : (parent < 0 ? -1 : anchor[static_cast<size_t>(parent)]);
   }
+  std::vector<std::string> names;
+  for (size_t f = 0; f < p.functions().size(); ++f) names.push_back(folded_name(p.function_name(static_cast<int>(f))));
+  auto frames = [&](int node, size_t count, std::vector<int>& out) {  // `count` frames from node outwards
+    for (; node >= 0 && count > 0; node = nodes[static_cast<size_t>(node)].parent, --count) out.push_back(node);
+  };
+  std::vector<std::string> lines;
+  std::vector<uint64_t> totals;
+  std::unordered_map<std::string, size_t> line_of;
+  std::vector<int> inner, outer;
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    if (p.node_self()[n] == 0) continue;
+    inner.clear();
+    outer.clear();
+    const bool elide = depth[n] + 1 > kFoldedOuter + kFoldedInner;
+    frames(static_cast<int>(n), elide ? kFoldedInner : depth[n] + 1, inner);
+    if (elide) frames(anchor[n], kFoldedOuter, outer);
+    std::string s;
+    for (auto it = outer.rbegin(); it != outer.rend(); ++it) s += names[static_cast<size_t>(nodes[static_cast<size_t>(*it)].func)] + ";";
+    if (elide) s += "[...];";
+    for (auto it = inner.rbegin(); it != inner.rend(); ++it) s += names[static_cast<size_t>(nodes[static_cast<size_t>(*it)].func)] + ";";
+    s.pop_back();
+    auto [it, fresh] = line_of.try_emplace(s, lines.size());
+    if (fresh) {
+      lines.push_back(std::move(s));
+      totals.push_back(0);
+    }
+    totals[it->second] += p.node_self()[n];
+  }
+  std::string o;
+  for (size_t i = 0; i < lines.size(); ++i) o += lines[i] + " " + std::to_string(totals[i]) + "\n";
   return o;
 }
 

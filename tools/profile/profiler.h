@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "spec/isa.h"
@@ -32,7 +33,10 @@ class Profiler {
  public:
   // sample_rate > 0 keeps one sample (the stack node) every sample_rate cycles, for the
   // Firefox format; 0 keeps none (text and folded outputs need only the per-node counts).
-  Profiler(const SymbolTable& symbols, uint64_t sample_rate = 0);
+  // max_samples > 0 bounds the samples kept: whenever there would be more, every other one is
+  // dropped and the rate doubles, so the run ends with at most max_samples samples, evenly
+  // spaced (sample_rate() tells the rate used).
+  explicit Profiler(const SymbolTable& symbols, uint64_t sample_rate = 0, size_t max_samples = 0);
   // Either feed every trace record (ExecOptions::trace_sink), or, much cheaper, the fast
   // executor's control-flow events (ExecOptions::flow_sink); both give the same profile.
   void consume(std::span<const spec::StepRecord> records);
@@ -59,6 +63,8 @@ class Profiler {
   int func_of(uint64_t pc) const;
   int child(int parent, int func);
   void set_top(int func);
+  void push_frame(int node, uint64_t return_address);
+  void pop_frames(size_t keep);  // pops frames until `keep` remain
   // Attributes `count` consecutive instructions starting at pc (one per cycle).
   void run(uint64_t pc, uint64_t count);
   // The effect of a completed control-flow instruction on the stacks.
@@ -66,8 +72,10 @@ class Profiler {
 
   const SymbolTable& symbols_;
   uint64_t sample_rate_;
+  size_t max_samples_;
   int unknown_;
   std::vector<Node> nodes_;
+  std::vector<int> roots_;                      // nodes without a parent
   std::vector<std::vector<int>> children_;      // per node: child node ids
   std::vector<uint64_t> node_self_;             // cycles with this node on top
   std::vector<std::vector<uint64_t>> scope_node_self_;  // per scope (0..256): cycles per node
@@ -75,6 +83,8 @@ class Profiler {
   mutable int last_func_ = -1;                  // func_of cache: the last function found
   std::vector<uint64_t> unknown_pcs_;
   std::vector<Frame> stack_;
+  // return address -> indices into stack_ of the frames expecting it, innermost last
+  std::unordered_map<uint64_t, std::vector<uint32_t>> frames_by_return_;
   std::vector<int> scope_stack_;
   std::vector<uint32_t> samples_;
   uint64_t cycles_ = 0, repairs_ = 0;

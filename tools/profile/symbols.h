@@ -24,10 +24,14 @@ class SymbolTable {
   // symbol, including aliases inside another function such as __riscv_restore_N), or -1.
   int starting_at(uint64_t pc) const;
   const std::vector<Function>& functions() const { return functions_; }
+  // Empty, or what was wrong with the symbols (sizes clipped to their executable segment,
+  // symbols outside every executable segment ignored): worth a warning, never fatal.
+  const std::string& warning() const { return warning_; }
 
  private:
   std::vector<Function> functions_;  // sorted by start, non-overlapping
   std::vector<uint64_t> entries_;    // every function symbol's start, sorted
+  std::string warning_;
 };
 
 std::string demangle(const std::string& name);
