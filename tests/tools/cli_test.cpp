@@ -91,6 +91,9 @@ TEST_F(Cli, BadInputIsOneClearLine) {
 
   auto dir = zkrv("run " + dir_.string());
   EXPECT_EQ(dir.code, cli::kIoError);
+  EXPECT_EQ(lines(dir.err), 1) << dir.err;
+  EXPECT_EQ(dir.err.rfind("zkrv: error: ", 0), 0u) << dir.err;
+  EXPECT_NE(dir.err.find(dir_.string()), std::string::npos) << dir.err;
 
   using namespace testing::rv;
   auto elf = file("p.elf", testing::simple_elf(exit_with(0)));
@@ -115,6 +118,98 @@ TEST_F(Cli, BadOptionsAreUsageErrors) {
   auto v = zkrv("--version");
   EXPECT_EQ(v.code, 0);
   EXPECT_NE(v.out.find("zkrv "), std::string::npos);
+}
+
+// Integer options are whole numbers in a stated range: no silent wrap-around of -1, no
+// overflow past 2^64 - 1, and the range in the message in plain numbers.
+TEST_F(Cli, IntegerOptionsAreParsedStrictly) {
+  using namespace testing::rv;
+  auto elf = file("p.elf", testing::simple_elf(exit_with(3)));
+  auto zero = zkrv("run " + elf + " --max-cycles 0");
+  EXPECT_EQ(zero.code, cli::kUsage);
+  EXPECT_EQ(lines(zero.err), 1) << zero.err;
+  EXPECT_NE(zero.err.find("--max-cycles: '0' is not a whole number from 1 to 18446744073709551615"), std::string::npos)
+      << zero.err;
+  EXPECT_EQ(zero.err.find(".000000"), std::string::npos) << zero.err;
+  for (const std::string bad : {"--max-cycles 18446744073709551616", "--max-cycles -5", "--max-cycles 1e6",
+                                "--max-cycles 12abc", "--max-cycles 0x", "--random-seed -1", "--max-input-bytes -1",
+                                "--max-input-bytes 99999999999999999999"}) {
+    auto r = zkrv("run " + elf + " " + bad);
+    EXPECT_EQ(r.code, cli::kUsage) << bad;
+    EXPECT_EQ(lines(r.err), 1) << bad << ": " << r.err;
+  }
+  EXPECT_EQ(zkrv("run " + elf + " --max-cycles 18446744073709551615").code, 3);
+  EXPECT_EQ(zkrv("run " + elf + " --max-cycles 0x10").code, 3);
+  // a leading zero is decimal, not octal: 010 cycles are 10, enough for the 3 instructions
+  EXPECT_EQ(zkrv("run " + elf + " --max-cycles 010").code, 3);
+  EXPECT_EQ(zkrv("run " + elf + " --max-cycles 2").code, cli::fault_exit_code(spec::FaultKind::kCycleLimit));
+  // the same options on every subcommand that runs a guest, and --output for every output file
+  EXPECT_EQ(zkrv("profile --random-seed 1 " + elf).code, 0);
+  EXPECT_EQ(zkrv("profile " + elf + " --random-seed -1").code, cli::kUsage);
+  EXPECT_EQ(zkrv("profile " + elf + " --sample-rate 0 --format firefox").code, cli::kUsage);
+  EXPECT_EQ(zkrv("check " + elf + " --random-seed 18446744073709551616").code, cli::kUsage);
+  EXPECT_EQ(zkrv("verify x.proof --program " + elf + " --exit-code 4294967296").code, cli::kUsage);
+  EXPECT_EQ(zkrv("verify x.proof --program " + elf + " --min-bits -3").code, cli::kUsage);
+  EXPECT_EQ(zkrv("profile " + elf + " --output " + (dir_ / "prof.txt").string()).code, 0);
+  EXPECT_TRUE(fs::exists(dir_ / "prof.txt"));
+  EXPECT_EQ(zkrv("profile " + elf + " --out " + (dir_ / "prof2.txt").string()).code, 0);
+  EXPECT_TRUE(fs::exists(dir_ / "prof2.txt"));
+}
+
+// One table of exit codes, in `zkrv --help`, made from the constants the subcommands return.
+TEST_F(Cli, TopLevelHelpListsEveryExitCode) {
+  auto h = zkrv("--help");
+  ASSERT_EQ(h.code, 0);
+  EXPECT_NE(h.out.find("Exit codes (every subcommand):"), std::string::npos) << h.out;
+  for (int code : {cli::kFailed, cli::kUsage, cli::kBadInput, cli::kIoError, cli::kInternal, cli::kOutOfMemory})
+    EXPECT_NE(h.out.find("\n  " + std::to_string(code) + " "), std::string::npos) << code << "\n" << h.out;
+  for (int k = 1; k <= static_cast<int>(spec::FaultKind::kCycleLimit); ++k) {
+    const auto kind = static_cast<spec::FaultKind>(k);
+    EXPECT_NE(h.out.find(std::to_string(cli::fault_exit_code(kind)) + " " + std::string(spec::fault_name(kind))),
+              std::string::npos) << k;
+  }
+  for (const std::string sub : {"run", "profile", "check", "prove", "verify"}) {
+    auto s = zkrv(sub + " --help");
+    EXPECT_EQ(s.code, 0) << sub;
+    EXPECT_NE(s.out.find("the table: zkrv --help"), std::string::npos) << sub << ":\n" << s.out;
+  }
+}
+
+// Running out of memory is its own exit code (not 66, "file missing"), one error line. The
+// executors reserve the guest's address space, so a 300 MB address-space limit is always short.
+TEST_F(Cli, OutOfMemoryIsItsOwnExitCode) {
+  using namespace testing::rv;
+  auto elf = file("p.elf", testing::simple_elf(exit_with(0)));
+  const std::string cmd = "sh -c \"ulimit -v 300000; " + std::string(ZKRV_BIN) + " check " + elf + "\"";
+  const auto out = dir_ / "oom.err";
+  const int status = std::system((cmd + " 2>" + out.string() + " >/dev/null").c_str());
+  std::stringstream err;
+  err << std::ifstream(out).rdbuf();
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), cli::kOutOfMemory) << err.str();
+  const std::string e = err.str();
+  EXPECT_EQ(e.substr(e.rfind("zkrv: ", e.size() - 2)), "zkrv: error: out of memory\n") << e;
+}
+
+// Progress lines go to stderr and --quiet silences them; an error is one line beginning
+// "zkrv: error:", and it is the last line.
+TEST_F(Cli, ErrorsAreOneLastLine) {
+  using namespace testing::rv;
+  auto fault = file("f.elf", testing::simple_elf({ld(10, 0, 8)}));
+  for (const std::string sub : {"check", "profile", "prove"}) {
+    auto loud = zkrv(sub + " " + fault);
+    EXPECT_EQ(loud.code, cli::fault_exit_code(spec::FaultKind::kLoad)) << sub;
+    const size_t last = loud.err.rfind('\n', loud.err.size() - 2);
+    EXPECT_EQ(loud.err.compare(last == std::string::npos ? 0 : last + 1, 13, "zkrv: error: "), 0) << sub << ":\n" << loud.err;
+    auto quiet = zkrv(sub + " -q " + fault);
+    EXPECT_EQ(quiet.code, loud.code) << sub;
+    EXPECT_EQ(lines(quiet.err), 1) << sub << ":\n" << quiet.err;
+    EXPECT_EQ(quiet.err.rfind("zkrv: error: ", 0), 0u) << sub << ":\n" << quiet.err;
+    EXPECT_NE(quiet.err.find("load fault at pc 0x10000"), std::string::npos) << sub << ":\n" << quiet.err;
+  }
+  auto ok = zkrv("check -q " + file("p.elf", testing::simple_elf(exit_with(0))));
+  EXPECT_EQ(ok.code, 0);
+  EXPECT_EQ(ok.err, "");
 }
 
 TEST_F(Cli, RandomSeedReplays) {

@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -12,8 +14,20 @@
 
 namespace zkrv::cli {
 
-// Prints "zkrv: error: MSG" on stderr and returns code.
+// Prints "zkrv: error: MSG" on stderr and returns code. An error is one line, and the last.
 int fail(int code, const std::string& msg);
+
+// Progress lines ("zkrv: ..." on stderr) of the long subcommands; --quiet turns them off.
+void set_quiet(bool quiet);
+void progress(const std::string& line);
+
+// Numeric options are parsed strictly: a whole number is decimal digits (or 0x and hex digits),
+// with no sign, fraction, exponent or overflow; out of [lo, hi] is a usage error that states
+// the range in plain numbers. Use as add_option(...)->check(uint_range(1, N)).
+std::optional<uint64_t> parse_uint(std::string_view s);
+CLI::Validator uint_range(uint64_t lo, uint64_t hi);
+CLI::Validator real_range(double lo, double hi);
+inline constexpr uint64_t kMaxU64 = UINT64_MAX;
 
 // A guest ELF (validated) and its input, or a one-line error and the exit code to return.
 struct Guest {
@@ -27,7 +41,7 @@ struct ProveArgs {
   std::string program, input, out, security = "provable";
   uint64_t max_cycles = uint64_t{1} << 22;
   uint64_t seed = 0;
-  bool json = false;
+  bool json = false, quiet = false;
 };
 CLI::App* add_prove(CLI::App& app, ProveArgs& a);
 int cmd_prove(const ProveArgs& a);

@@ -12,6 +12,14 @@ int fail(int code, const std::string& msg) {
   return code;
 }
 
+namespace {
+bool quiet_ = false;
+}
+void set_quiet(bool quiet) { quiet_ = quiet; }
+void progress(const std::string& line) {
+  if (!quiet_) std::cerr << "zkrv: " << line << "\n";
+}
+
 
 int load_guest(const std::string& program, const std::string& input_path, uint64_t max_input, Guest& out) {
   using namespace zkrv;

@@ -14,6 +14,7 @@
 #include "optimized/exec/fast_executor.h"
 #include "reference/air/check.h"
 #include "reference/air/interpret.h"
+#include "spec/air/embedded.h"
 #include "reference/elf/elf_loader.h"
 #include "reference/exec/executor.h"
 #include "spec/isa.h"
@@ -140,35 +141,44 @@ int cmd_run_spanned(const RunArgs& a) {
               << ",\"value\":" << spec::cost_estimate(r.stats, r.cycles) << "}}\n";
   }
   if (a.stats) print_stats(std::cerr, r, secs);
-  if (!exited) {
-    std::cerr << "zkrv: guest " << spec::describe(r.fault) << " after " << r.cycles << " cycles\n";
-    return cli::fault_exit_code(r.fault.kind);
-  }
+  if (!exited)
+    return fail(cli::fault_exit_code(r.fault.kind), "guest " + spec::describe(r.fault) + " after " + std::to_string(r.cycles) + " cycles");
   if (a.stats && !a.json) std::cerr << "exit code:           " << r.exit_code << "\n";
   return r.exit_code & 0xff;
 }
 
 struct ProfileArgs {
-  std::string program, input, out, format = "text";
-  uint64_t sample_rate = 1, max_cycles = zkrv::spec::kDefaultMaxCycles;
+  std::string program, input, out, format = "text", sample_rate = "auto";
+  uint64_t max_cycles = zkrv::spec::kDefaultMaxCycles, seed = 0;
   size_t top = 20;
+  bool quiet = false;
 };
+
+// The Firefox format's default: at most about a million samples, whatever the run's length.
+constexpr size_t kMaxFirefoxSamples = size_t{1} << 20;
 
 int cmd_profile(const ProfileArgs& a) {
   using namespace zkrv;
   Guest g;
   if (int err = load_guest(a.program, a.input, spec::kDefaultMaxInputBytes, g); err != 0) return err;
   const auto symbols = tools::profile::SymbolTable::from_elf(g.elf);
-  if (symbols.functions().empty()) std::cerr << "zkrv: warning: " << a.program << " has no function symbols; every cycle is [unknown]\n";
-  tools::profile::Profiler profiler(symbols, a.format == "firefox" ? a.sample_rate : 0);
+  if (!symbols.warning().empty()) cli::progress("warning: " + a.program + ": " + symbols.warning());
+  if (symbols.functions().empty()) cli::progress("warning: " + a.program + " has no function symbols; every cycle is [unknown]");
+  const bool firefox = a.format == "firefox", auto_rate = a.sample_rate == "auto";
+  tools::profile::Profiler profiler(symbols, firefox ? (auto_rate ? 1 : *cli::parse_uint(a.sample_rate)) : 0,
+                                    firefox && auto_rate ? kMaxFirefoxSamples : 0);
   spec::ExecOptions opt;
   opt.max_cycles = a.max_cycles;
-  opt.random_seed = 0;
+  opt.random_seed = a.seed;
   // Run mode with control-flow events: the profiler rebuilds every cycle from them.
   opt.flow_sink = [&](std::span<const spec::FlowEvent> chunk) { profiler.consume_flow(chunk); };
-  std::cerr << "zkrv: profiling " << a.program << " ...\n";
+  cli::progress("profiling " + a.program + " ...");
   const auto r = opt::execute(g.image, g.input, opt);
   profiler.finish();
+  if (firefox)
+    cli::progress("firefox profile: one sample every " + std::to_string(profiler.sample_rate()) + " cycle(s), " +
+                  std::to_string(profiler.samples().size()) + " samples" +
+                  (auto_rate ? " (--sample-rate 1 keeps every cycle)" : ""));
   std::string report;
   if (a.format == "text") report = tools::profile::text_report(profiler, a.top);
   else if (a.format == "folded") report = tools::profile::folded_report(profiler);
@@ -176,72 +186,85 @@ int cmd_profile(const ProfileArgs& a) {
   if (!a.out.empty()) {
     const std::vector<uint8_t> bytes(report.begin(), report.end());
     if (auto err = tools::write_file_atomic(a.out, bytes); !err.empty()) return fail(cli::kIoError, err);
-    std::cerr << "zkrv: wrote " << a.format << " profile of " << profiler.cycles() << " cycles to " << a.out << "\n";
+    cli::progress("wrote " + a.format + " profile of " + std::to_string(profiler.cycles()) + " cycles to " + a.out);
   } else {
-    std::cout << report;
+    std::cout << report << std::flush;
   }
-  if (r.status != spec::ExitStatus::kExited) std::cerr << "zkrv: guest " << spec::describe(r.fault) << "\n";
   if (!profiler.scope_error().empty()) return fail(cli::kBadInput, profiler.scope_error());
-  return r.status == spec::ExitStatus::kExited ? 0 : cli::fault_exit_code(r.fault.kind);
+  if (r.status != spec::ExitStatus::kExited)
+    return fail(cli::fault_exit_code(r.fault.kind), "guest " + spec::describe(r.fault) + " after " + std::to_string(r.cycles) +
+                                                        " cycles (the profile above covers them)");
+  return 0;
 }
 
 struct CheckArgs {
-  std::string program, input, spec_dir = ZKRV_SPEC_DIR;
+  std::string program, input, spec_dir;  // spec_dir empty: the spec built into zkrv
   uint64_t max_cycles = uint64_t{1} << 22;
   uint64_t seed = 0;
+  bool quiet = false;
 };
 
 // zkrv check: execute, build the AIR tables, check every constraint and bus with the reference
 // evaluator, and check that the spec's own expressions agree with it on every row.
 int cmd_check(const CheckArgs& a) {
   using namespace zkrv;
-  auto loaded = spec::air::load_spec_dir(a.spec_dir);
-  if (!loaded.spec) return fail(cli::kBadInput, "constraint spec: " + loaded.errors.front().str());
+  std::optional<spec::air::Spec> from_dir;
+  if (!a.spec_dir.empty()) {
+    auto loaded = spec::air::load_spec_dir(a.spec_dir);
+    if (!loaded.spec) return fail(cli::kBadInput, "constraint spec: " + loaded.errors.front().str());
+    from_dir = std::move(*loaded.spec);
+  }
+  const spec::air::Spec& spec = from_dir ? *from_dir : spec::air::embedded_spec();
   Guest g;
   if (int err = load_guest(a.program, a.input, spec::kDefaultMaxInputBytes, g); err != 0) return err;
   spec::ExecOptions opt;
   opt.max_cycles = a.max_cycles;
   opt.random_seed = a.seed;
   opt.trace = true;
-  std::cerr << "zkrv: executing " << a.program << " ...\n";
+  cli::progress("executing " + a.program + " ...");
   const auto r = opt::execute(g.image, g.input, opt);
   if (r.status != spec::ExitStatus::kExited)
     return fail(cli::fault_exit_code(r.fault.kind),
                 "only runs that exit can be checked; this one stopped: " + spec::describe(r.fault));
-  std::cerr << "zkrv: " << r.cycles << " cycles; building and checking the tables ...\n";
+  cli::progress(std::to_string(r.cycles) + " cycles; building and checking the tables ...");
   const auto trace = ref::air::build_trace(g.image, r);
   const auto report = ref::air::check_trace(trace);
   if (!report.ok()) {
     std::cout << "FAIL: " << report.summary() << "\n";
-    return 1;
+    return cli::kFailed;
   }
-  if (auto d = ref::air::spec_disagreement(*loaded.spec, trace))
-    return fail(70, "internal error: the reference evaluator and the spec disagree: " + *d);
+  if (auto d = ref::air::spec_disagreement(spec, trace))
+    return fail(cli::kInternal, "internal error: the reference evaluator and the spec disagree: " + *d);
   std::cout << report.summary() << "\n";
   // the statement these tables prove: the exit code and the public output (spec/tables/output.md)
   size_t out = 0;
   const auto& output = trace.table("output");
   for (const auto& row : output.rows) out += row[output.col("is_real")] != 0;
-  std::cerr << "zkrv: exit code " << trace.publics.at("exit_code") << ", public output " << out << " byte(s)\n";
+  cli::progress("exit code " + std::to_string(trace.publics.at("exit_code")) + ", public output " + std::to_string(out) + " byte(s)");
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  using zkrv::cli::kMaxU64;
+  using zkrv::cli::uint_range;
   CLI::App app{"zkrv: a zero-knowledge virtual machine for RISC-V (RV64IM)"};
   app.set_version_flag("--version", std::string("zkrv ") + ZKRV_VERSION);
   app.require_subcommand(1);
+  app.footer(zkrv::cli::exit_code_table());
 
   RunArgs ra;
   auto* run = app.add_subcommand("run", "Execute a guest ELF (no proof): public output to stdout, debug log to stderr");
   run->add_option("PROGRAM", ra.program, "guest ELF (RV64IM, static, ET_EXEC)")->required();
   run->add_option("--input", ra.input, "private input file, read by the guest through read(0, ...)");
-  run->add_option("--output", ra.output, "write the public output to FILE instead of stdout (atomically)");
+  run->add_option("-o,--output", ra.output, "write the public output to FILE instead of stdout (atomically)");
   run->add_option("--max-cycles", ra.max_cycles, "stop with a cycle-limit fault after N cycles")
-      ->capture_default_str()->check(CLI::PositiveNumber);
-  run->add_option("--max-input-bytes", ra.max_input, "refuse larger input files")->capture_default_str();
-  run->add_option("--random-seed", ra.seed, "seed of zkvm_random_u64 (default: drawn from the OS CSPRNG); replays a run");
+      ->capture_default_str()->check(uint_range(1, kMaxU64));
+  run->add_option("--max-input-bytes", ra.max_input, "refuse larger input files")->capture_default_str()
+      ->check(uint_range(0, zkrv::cli::kMaxElfBytes));
+  run->add_option("--random-seed", ra.seed, "seed of zkvm_random_u64 (default: drawn from the OS CSPRNG); replays a run")
+      ->check(uint_range(0, kMaxU64));
   run->add_option("--executor", ra.executor, "fast or reference")->capture_default_str()
       ->check(CLI::IsMember({"fast", "reference"}));
   run->add_flag("--stats", ra.stats, "print cycles, instructions per class, misaligned accesses, pages touched and cost C to stderr");
@@ -249,25 +272,30 @@ int main(int argc, char** argv) {
   run->add_option("--spans", ra.spans_dir, "record host-side spans (load, execute, output) and write DIR/trace.json "
                                            "(Chrome/Perfetto) and DIR/summary.json")
       ->check(CLI::ExistingDirectory);
-  run->footer(
-      "Exit code: the guest's exit code (low 8 bits) when it exits; 101 illegal instruction, 102 misaligned\n"
-      "jump, 103 fetch fault, 104 load fault, 105 store fault, 106 breakpoint, 107 cycle limit;\n"
-      "64 bad command line, 65 ELF rejected or input too large, 66 file missing or not writable.");
+  run->footer("Exit code: the guest's exit code (low 8 bits) when it exits; 101-107 when it faults or hits the cycle\n"
+              "limit; 64-66 usage and file errors, 71 out of memory (the table: zkrv --help).");
 
   ProfileArgs pa;
   auto* prof = app.add_subcommand("profile", "Attribute every cycle of a run to a call stack (functions from the ELF's symbols)");
   prof->add_option("PROGRAM", pa.program, "guest ELF with a symbol table")->required();
   prof->add_option("--input", pa.input, "private input file");
-  prof->add_option("--out", pa.out, "write the profile to FILE (atomically) instead of stdout");
+  prof->add_option("-o,--output,--out", pa.out, "write the profile to FILE (atomically) instead of stdout");
   prof->add_option("--format", pa.format, "text (tables), folded (flame-graph stacks) or firefox (Firefox Profiler JSON)")
       ->capture_default_str()->check(CLI::IsMember({"text", "folded", "firefox"}));
-  prof->add_option("--sample-rate", pa.sample_rate, "firefox format: one sample every N cycles")
-      ->capture_default_str()->check(CLI::PositiveNumber);
-  prof->add_option("--top", pa.top, "text format: rows per table")->capture_default_str()->check(CLI::PositiveNumber);
+  prof->add_option("--sample-rate", pa.sample_rate, "firefox format: one sample every N cycles; auto: the smallest power "
+                                                    "of two that keeps at most 2^20 samples (printed)")
+      ->capture_default_str()
+      ->check(CLI::Validator([](std::string& s) { return s == "auto" ? std::string() : uint_range(1, kMaxU64)(s); },
+                             "auto or 1 to " + std::to_string(kMaxU64)));
+  prof->add_option("--top", pa.top, "text format: rows per table")->capture_default_str()->check(uint_range(1, 1u << 20));
   prof->add_option("--max-cycles", pa.max_cycles, "stop with a cycle-limit fault after N cycles")
-      ->capture_default_str()->check(CLI::PositiveNumber);
-  prof->footer("The guest's public output is discarded; cycle counts are those of `zkrv run`. Exit code: 0, or the\n"
-               "fault's code (101-107) if the guest faulted, 65 for a cost-scope misuse (end without start).");
+      ->capture_default_str()->check(uint_range(1, kMaxU64));
+  prof->add_option("--random-seed", pa.seed, "seed of zkvm_random_u64")->capture_default_str()->check(uint_range(0, kMaxU64));
+  prof->add_flag("-q,--quiet", pa.quiet, "no progress or warning lines on stderr");
+  prof->footer("The guest's public output is discarded; cycle counts are those of `zkrv run`. Folded stacks deeper than\n"
+               "128 frames keep their outer 16 and inner 112 frames, with [...] between. Exit code: 0; 101-107 if the\n"
+               "guest faulted (the profile covers the cycles before the fault); 65 a cost-scope misuse (end without\n"
+               "start); 64-66 usage and file errors, 71 out of memory (the table: zkrv --help).");
 
   CheckArgs ca;
   auto* chk = app.add_subcommand("check", "Execute a guest and check its trace against every constraint and bus of the "
@@ -275,13 +303,16 @@ int main(int argc, char** argv) {
   chk->add_option("PROGRAM", ca.program, "guest ELF (RV64IM, static, ET_EXEC)")->required();
   chk->add_option("--input", ca.input, "private input file");
   chk->add_option("--max-cycles", ca.max_cycles, "refuse runs longer than N cycles (the trace is kept in memory)")
-      ->capture_default_str()->check(CLI::PositiveNumber);
-  chk->add_option("--random-seed", ca.seed, "seed of zkvm_random_u64")->capture_default_str();
-  chk->add_option("--spec", ca.spec_dir, "folder of the constraint spec (spec/tables)")->capture_default_str()
+      ->capture_default_str()->check(uint_range(1, kMaxU64));
+  chk->add_option("--random-seed", ca.seed, "seed of zkvm_random_u64")->capture_default_str()->check(uint_range(0, kMaxU64));
+  chk->add_option("--spec", ca.spec_dir, "check against the constraint spec in this folder (like spec/tables) instead "
+                                         "of the one built into zkrv")
       ->check(CLI::ExistingDirectory);
+  chk->add_flag("-q,--quiet", ca.quiet, "no progress lines on stderr");
   chk->footer("Prints \"N constraints on M rows in K tables hold; B buses balance\", or FAIL and the first failing\n"
               "constraint (spec ID, table, row, values) or unbalanced bus (its unmatched tuples). Exit code: 0 all hold,\n"
-              "1 a constraint or bus fails, 101-107 the guest faulted, 64-66 usage and file errors, 70 internal error.");
+              "1 a constraint or bus fails, 101-107 the guest faulted, 64-66 usage and file errors, 70 internal error,\n"
+              "71 out of memory (the table: zkrv --help).");
 
   zkrv::cli::ProveArgs pra;
   auto* prv = zkrv::cli::add_prove(app, pra);
@@ -299,6 +330,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return fail(zkrv::cli::kUsage, std::string(e.what()) + " (see zkrv --help)");
   }
+  zkrv::cli::set_quiet(pa.quiet || ca.quiet || pra.quiet);
   try {
     if (*run) return cmd_run(ra);
     if (*prof) return cmd_profile(pa);
@@ -306,9 +338,9 @@ int main(int argc, char** argv) {
     if (*prv) return zkrv::cli::cmd_prove(pra);
     if (*ver) return zkrv::cli::cmd_verify(va);
   } catch (const std::bad_alloc&) {
-    return fail(zkrv::cli::kIoError, "out of memory");
+    return fail(zkrv::cli::kOutOfMemory, "out of memory");
   } catch (const std::exception& e) {
-    return fail(70, std::string("internal error: ") + e.what());
+    return fail(zkrv::cli::kInternal, std::string("internal error: ") + e.what());
   }
   return 0;
 }

@@ -51,20 +51,22 @@ CLI::App* add_prove(CLI::App& app, ProveArgs& a) {
   auto* p = app.add_subcommand("prove", "Execute a guest, check its trace against the constraint spec, and prove it");
   p->add_option("PROGRAM", a.program, "guest ELF (RV64IM, static, ET_EXEC)")->required();
   p->add_option("--input", a.input, "private input file");
-  p->add_option("-o,--out", a.out, "proof file (default: PROGRAM's name with .proof, in the current folder)");
+  p->add_option("-o,--output,--out", a.out, "proof file (default: PROGRAM's name with .proof, in the current folder)");
   p->add_option("--security", a.security, "provable: at least 100 provable bits; conjectured: at least 100 bits under "
                                           "the ethSTARK conjecture, a smaller proof")
       ->capture_default_str()->check(CLI::IsMember({"provable", "conjectured"}));
   p->add_option("--max-cycles", a.max_cycles, "refuse runs longer than N cycles")->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  p->add_option("--random-seed", a.seed, "seed of zkvm_random_u64")->capture_default_str();
+      ->check(uint_range(1, kMaxU64));
+  p->add_option("--random-seed", a.seed, "seed of zkvm_random_u64")->capture_default_str()->check(uint_range(0, kMaxU64));
   p->add_flag("--json", a.json, "print the summary as JSON on stdout");
+  p->add_flag("-q,--quiet", a.quiet, "no stage lines on stderr");
   p->footer("Prints one line per stage on stderr (execute, trace, check, commit, logup, quotient, ood, deep, fri,\n"
             "queries) and a summary: cycles, each table's height, proof bytes, provable and conjectured bits, wall\n"
             "time, peak memory. The proof is written atomically: nothing is left behind on failure. Exit code: 0\n"
             "proved, 1 the run does not satisfy the constraint spec (first failing spec ID), 101-107 the guest\n"
-            "faulted or hit the cycle limit, 65 the run needs more memory to prove than the machine has (checked before\n"
-            "proving), 64-66 usage and file errors, 70 internal error.");
+            "faulted or hit the cycle limit, 64-66 usage and file errors, 70 internal error, 71 out of memory or the run\n"
+            "needs more memory to prove than this machine (or ulimit -v) gives, checked before proving\n"
+            "(the table: zkrv --help).");
   return p;
 }
 
@@ -73,7 +75,9 @@ int cmd_prove(const ProveArgs& a) {
   auto lap = t0;
   auto stage = [&](std::string_view name) {
     const auto now = std::chrono::steady_clock::now();
-    std::fprintf(stderr, "zkrv: %-9s %8.2f s\n", std::string(name).c_str(), std::chrono::duration<double>(now - lap).count());
+    char line[64];
+    std::snprintf(line, sizeof line, "%-9s %8.2f s", std::string(name).c_str(), std::chrono::duration<double>(now - lap).count());
+    progress(line);
     lap = now;
   };
   Guest g;
@@ -99,18 +103,24 @@ int cmd_prove(const ProveArgs& a) {
   stage("trace");
   const auto report = ref::air::check_trace(trace);
   if (!report.ok()) {
-    std::cerr << "zkrv: refused: the run does not satisfy the constraint spec: " << report.summary() << "\n";
-    return 1;
+    return fail(kFailed, "refused: the run does not satisfy the constraint spec: " + report.summary());
   }
   stage("check");
   {
     const double need = estimated_prove_bytes(trace, options.log_blowup);
-    const double have = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
-    if (need > have)
-      return fail(kBadInput, "this run needs about " + std::to_string(static_cast<int>(need / 1e9)) +
-                                 " GB to prove with the reference prover; this machine has " +
-                                 std::to_string(static_cast<int>(have / 1e9)) + " GB");
-    std::fprintf(stderr, "zkrv: proving needs about %.1f GB\n", need / 1e9);
+    double have = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+    std::string what = "this machine has";
+    if (rlimit as{}; ::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY &&
+        static_cast<double>(as.rlim_cur) < have)
+      have = static_cast<double>(as.rlim_cur), what = "the address-space limit (ulimit -v) is";
+    char buf[200];
+    if (need > have) {
+      std::snprintf(buf, sizeof buf, "this run needs about %.1f GB to prove with the reference prover; %s %.1f GB",
+                    need / 1e9, what.c_str(), have / 1e9);
+      return fail(kOutOfMemory, buf);
+    }
+    std::snprintf(buf, sizeof buf, "proving needs about %.1f GB", need / 1e9);
+    progress(buf);
   }
   const uint64_t cycles = run.cycles;
   const auto proof = ref::prove::prove_unchecked_consuming(g.image, std::move(trace), options,

@@ -12,7 +12,6 @@
 
 namespace zkrv::cli {
 
-inline constexpr int kRejected = 1;
 
 CLI::App* add_verify(CLI::App& app, VerifyArgs& a) {
   auto* v = app.add_subcommand("verify", "Verify a proof: the program, run on some private input, exited with the "
@@ -20,14 +19,15 @@ CLI::App* add_verify(CLI::App& app, VerifyArgs& a) {
   v->add_option("PROOF", a.proof, "proof file written by zkrv prove")->required();
   v->add_option("--program", a.program, "the guest ELF the proof must be about")->required();
   v->add_option("--exit-code", a.exit_code, "the exit code the proof must show (a proof of any other code is "
-                                            "rejected)")->capture_default_str();
+                                            "rejected)")->capture_default_str()->check(uint_range(0, UINT32_MAX));
   v->add_option("--output", a.output, "file with the expected public output, compared byte for byte (without it, "
                                       "the output the proof claims is verified and its length printed)");
   v->add_option("--min-bits", a.min_bits, "reject proofs whose options give fewer conjectured security bits")
-      ->capture_default_str();
+      ->capture_default_str()->check(real_range(0, 1000));
   v->footer("Prints \"verified: ...\" (program digest, exit code, output length, provable and conjectured bits) or\n"
             "\"rejected: <stage>: <reason>\". Exit code: 0 verified, 1 rejected (the proof does not prove this\n"
-            "statement), 65 malformed proof file or ELF, 66 file missing or unreadable, 64 usage.");
+            "statement), 65 malformed proof file or ELF, 66 file missing or unreadable, 64 usage, 71 out of memory\n"
+            "(the table: zkrv --help).");
   return v;
 }
 
@@ -51,12 +51,12 @@ int cmd_verify(const VerifyArgs& a) {
   const auto r = ref::verify::verify(*parsed.proof, e);
   if (!r.ok()) {
     std::printf("rejected: %s: %s\n", ref::verify::stage_name(r.rejection->stage), r.rejection->what.c_str());
-    return kRejected;
+    return kFailed;
   }
   if (r.security.conjectured_bits < a.min_bits) {
     std::printf("rejected: security: the proof's options give %.1f conjectured bits, fewer than --min-bits %.0f\n",
                 r.security.conjectured_bits, a.min_bits);
-    return kRejected;
+    return kFailed;
   }
   const auto& st = parsed.proof->statement;
   std::string digest;

@@ -1,0 +1,50 @@
+// Strict parsing of the numeric options every subcommand shares.
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "tools/zkrv/commands.h"
+
+namespace zkrv::cli {
+
+std::optional<uint64_t> parse_uint(std::string_view s) {
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  if (s.empty()) return std::nullopt;
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (ec != std::errc{} || end != s.data() + s.size()) return std::nullopt;  // sign, fraction, overflow, junk
+  return v;
+}
+
+CLI::Validator uint_range(uint64_t lo, uint64_t hi) {
+  const std::string range = std::to_string(lo) + " to " + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& s) -> std::string {
+        const auto v = parse_uint(s);
+        if (!v || *v < lo || *v > hi) return "'" + s + "' is not a whole number from " + range;
+        s = std::to_string(*v);  // what CLI11 then converts: plain decimal, never octal
+        return {};
+      },
+      range);
+}
+
+CLI::Validator real_range(double lo, double hi) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g to %g", lo, hi);
+  const std::string range = buf;
+  return CLI::Validator(
+      [lo, hi, range](std::string& s) -> std::string {
+        double v = 0;
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (ec != std::errc{} || end != s.data() + s.size() || !std::isfinite(v) || v < lo || v > hi)
+          return "'" + s + "' is not a number from " + range;
+        return {};
+      },
+      range);
+}
+
+}  // namespace zkrv::cli
