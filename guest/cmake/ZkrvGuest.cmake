@@ -1,10 +1,15 @@
 # Guest SDK build rules (clang + lld for riscv64im, picolibc).
 #
 #   zkrv_add_guest(NAME SOURCES src... [ALLOCATOR bump|picolibc|arena] [OUTPUT_DIR dir]
+#                  [HEAP_SIZE bytes] [STACK_SIZE bytes] [INPUT_SIZE bytes]
 #                  [COMPILE_OPTIONS opt...] [INCLUDE_DIRS dir...] [LINK_OPTIONS opt...]
 #                  [LINKER_SCRIPT file] [NO_RUNTIME] [TARGET t])
 # builds NAME.elf. The SDK (libzkrv_guest.a), the chosen allocator (default bump), picolibc
 # and libgcc are linked unless NO_RUNTIME is given (freestanding assembly tests).
+# HEAP_SIZE (default: up to 0xFFFF0000, about 4 GiB), STACK_SIZE (default 1 MiB) and
+# INPUT_SIZE (default 16 MiB) take a number of bytes, decimal or 0x hex, or with a K, M or G
+# suffix (powers of 1024): HEAP_SIZE 256M. The linker script refuses sizes that break the
+# address-space rules (heap end past 0xFFFF0000; stack or input past 2^31).
 #
 # Used from the source tree (guest/CMakeLists.txt builds the libraries) and from an installed
 # SDK (zkrvConfig.cmake sets ZKRV_GUEST_DIR, ZKRV_GUEST_LIB_DIR, ZKRV_GUEST_INCLUDE_DIR).
@@ -65,8 +70,38 @@ function(zkrv_guest_library name)
   add_custom_target(guestlib_${name} ALL DEPENDS ${lib})
 endfunction()
 
+# A size argument (decimal, 0x hex, or K/M/G-suffixed) as a number of bytes, or a fatal error.
+function(zkrv_guest_size guest what value out_var)
+  if(value MATCHES "^([0-9]+)([KMG]?)$")
+    set(n ${CMAKE_MATCH_1})
+    if(CMAKE_MATCH_2 STREQUAL "K")
+      math(EXPR n "${n} * 1024")
+    elseif(CMAKE_MATCH_2 STREQUAL "M")
+      math(EXPR n "${n} * 1024 * 1024")
+    elseif(CMAKE_MATCH_2 STREQUAL "G")
+      math(EXPR n "${n} * 1024 * 1024 * 1024")
+    endif()
+  elseif(value MATCHES "^0[xX][0-9a-fA-F]+$")
+    math(EXPR n "${value}")
+  else()
+    message(FATAL_ERROR "zkrv_add_guest(${guest}): ${what} must be a number of bytes (like 4096, 0x1000 or 256M), not '${value}'")
+  endif()
+  if(n EQUAL 0 OR n GREATER 4294967296)
+    message(FATAL_ERROR "zkrv_add_guest(${guest}): ${what} ${value} is not between 1 byte and 4G")
+  endif()
+  math(EXPR hex "${n}" OUTPUT_FORMAT HEXADECIMAL)
+  set(${out_var} ${hex} PARENT_SCOPE)
+endfunction()
+
 function(zkrv_add_guest name)
-  cmake_parse_arguments(G "NO_RUNTIME" "LINKER_SCRIPT;OUTPUT_DIR;TARGET;ALLOCATOR" "SOURCES;LINK_OPTIONS;INCLUDE_DIRS;COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(G "NO_RUNTIME" "LINKER_SCRIPT;OUTPUT_DIR;TARGET;ALLOCATOR;HEAP_SIZE;STACK_SIZE;INPUT_SIZE"
+                        "SOURCES;LINK_OPTIONS;INCLUDE_DIRS;COMPILE_OPTIONS" ${ARGN})
+  foreach(region HEAP STACK INPUT)
+    if(DEFINED G_${region}_SIZE)
+      zkrv_guest_size(${name} ${region}_SIZE "${G_${region}_SIZE}" bytes)
+      list(APPEND G_LINK_OPTIONS -Wl,--defsym=ZKRV_${region}_SIZE=${bytes})
+    endif()
+  endforeach()
   if(NOT G_TARGET)
     set(G_TARGET guest_${name})
   endif()

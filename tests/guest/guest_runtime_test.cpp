@@ -41,6 +41,31 @@ RC_GTEST_PROP(GuestRuntime, NeverWrittenMemoryReadsZeroInBothExecutors, ()) {
   RC_ASSERT(std::string(r.output.begin(), r.output.end()) == want);
 }
 
+// The default heap spans the address space up to 0xFFFF0000 (over 4,000 MiB: other zkVMs give
+// 2-4 GiB), and zkrv_add_guest's HEAP_SIZE and STACK_SIZE set the sizes; both executors agree.
+TEST(GuestRuntime, HeapAndStackSizes) {
+  for (const auto& [name, want] : {std::pair{"heap_probe", std::string("stack 1024 KiB, top byte ok\n")},
+                                   std::pair{"heap_probe_sized", std::string("stack 256 KiB, top byte ok\n")}}) {
+    auto bytes = tools::read_file(std::string(ZKRV_TEST_GUESTS) + "/" + name + ".elf", 1 << 30, "guest");
+    ASSERT_TRUE(bytes.bytes) << bytes.error;
+    const auto image = *ref::load_elf(*bytes.bytes).image;
+    spec::ExecOptions opt;
+    const auto r = ref::execute(image, {}, opt), f = opt::execute(image, {}, opt);
+    ASSERT_EQ(r.status, spec::ExitStatus::kExited) << name << ": " << spec::describe(r.fault);
+    EXPECT_EQ(f.output, r.output) << name;
+    const std::string out(r.output.begin(), r.output.end());
+    EXPECT_NE(out.find(want), std::string::npos) << name << ": " << out;
+    const size_t mib = std::stoul(out.substr(5));
+    if (std::string(name) == "heap_probe") {
+      EXPECT_GE(mib, 4000u) << out;
+      EXPECT_LT(mib, 4096u) << out;
+    } else {  // HEAP_SIZE 8M: 8 blocks, or 7 when the runtime allocated something first
+      EXPECT_GE(mib, 7u) << out;
+      EXPECT_LE(mib, 8u) << out;
+    }
+  }
+}
+
 TEST(GuestRuntime, OutputDoesNotDependOnTheRandomSeed) {
   const auto image = load("random_seed");
   std::vector<uint64_t> draws;
