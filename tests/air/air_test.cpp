@@ -431,8 +431,9 @@ const AirTrace& mem_prog() {
 
 // ---- editing traces ----------------------------------------------------------------------
 
-// Switches for mutations that keep a claim rebalance would otherwise recompute.
-bool g_keep_mo = false, g_keep_store_bytes = false, g_keep_load_bytes = false;
+// Switches for mutations that keep a claim rebalance would otherwise recompute; per thread, since
+// the adequacy run applies two mutations at a time.
+thread_local bool g_keep_mo = false, g_keep_store_bytes = false, g_keep_load_bytes = false;
 // The io rows rebuilt from the syscall rows, as a prover would: one group per syscall that moves
 // bytes (mv rows each, in order); a read's bytes stay as the trace's group in the same place has
 // them (0 where it had none),
