@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libboost-dev libcli11-dev libssl-dev nlohmann-json3-dev
   lcov
+  python3 python3-pycryptodome               # an independent Keccak-256 for the transcript's known answers
 )
 
 missing=()

@@ -2,6 +2,7 @@
 // squeezed field elements are canonical and indices in range and unbiased (chi-square on a
 // non-power-of-two bound); grinding finds a valid nonce and rejects others.
 #include "reference/transcript/transcript.h"
+#include "tests/transcript/kat_vectors.h"
 
 #include <gtest/gtest.h>
 
@@ -63,7 +64,38 @@ TEST(Transcript, Grinding) {
   int wrong_accepted = 0;
   for (uint64_t n = 0; n < nonce; ++n) wrong_accepted += t.check_pow(12, n);
   EXPECT_EQ(wrong_accepted, 0);  // grind returns the smallest valid nonce
-  EXPECT_TRUE(t.check_pow(0, 12345));
+  EXPECT_EQ(nonce, kat::kPowNonce12);  // the independently computed smallest nonce
+  EXPECT_FALSE(t.check_pow(12, nonce + 1) && t.check_pow(12, nonce + 2) && t.check_pow(12, nonce + 3));
+  EXPECT_FALSE(t.check_pow(1, kat::kPowFails1));  // its hash starts with a 1 bit
+  EXPECT_TRUE(t.check_pow(0, kat::kPowFails1));   // 0 bits: every nonce, even that one
+  Transcript other("pow");
+  other.absorb("commitment", bytes("toor"));
+  EXPECT_NE(other.grind(12), nonce);  // the nonce is bound to the state (2^-12 chance to collide)
+}
+
+// Known answers, computed from spec/protocol.md with an independent Keccak-256 by
+// tests/transcript/kat.py (kat_vectors.h; ctest transcript.kat_vectors re-derives it).
+std::string hex(const Digest& d) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  for (uint8_t b : d) { s += digits[b >> 4]; s += digits[b & 15]; }
+  return s;
+}
+
+TEST(Transcript, KnownAnswers) {
+  Transcript fresh("kat");
+  EXPECT_EQ(hex(fresh.squeeze_digest("c")), kat::kFreshSqueeze1);
+  EXPECT_EQ(hex(fresh.squeeze_digest("c")), kat::kFreshSqueeze2);
+  Transcript t("kat");
+  t.absorb("label", bytes("data"));
+  t.absorb_field("f", Fp::from_u64(5));
+  t.absorb_ext("e", Fp3{{Fp::from_u64(1), Fp::from_u64(2), Fp::from_u64(Fp::P - 1)}});
+  EXPECT_EQ(hex(t.squeeze_digest("x")), kat::kAfterAbsorbs);
+  EXPECT_EQ(t.squeeze_field("f").value(), kat::kField);
+  const Fp3 e = t.squeeze_ext("alpha");
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(e.c[static_cast<size_t>(k)].value(), kat::kExt[k]) << k;
+  EXPECT_EQ(t.squeeze_index("q", 1000), kat::kIndex1000);
+  EXPECT_EQ(t.squeeze_index("q", 3 * (uint64_t{1} << 62) + 1), kat::kIndexOdd);
 }
 
 }  // namespace
