@@ -5,11 +5,17 @@
 // command's output with --metric NAME=REGEX and compared exactly.
 //
 //   zkrv-abba --a 'zkrv run old.elf' --b 'zkrv run new.elf' [--pairs 10] [--warmup 1]
-//             [--metric 'cycles=cycles:\s+(\d+)'] [--json FILE]
+//             [--metric 'cycles=cycles:\s+(\d+)'] [--measure REGEX] [--json FILE]
+//
+// --measure takes each run's figure from the command's own output instead of the wall clock
+// (a time the command reports about itself, or an instruction count), which also makes the
+// tool's own test deterministic.
 
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <cmath>
+#include <optional>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -31,6 +37,24 @@ double time_command(const std::string& cmd, bool& ok) {
   return s;
 }
 
+std::string capture(const std::string& cmd);
+
+// A run's figure: its wall time, or with --measure the number the regex captures in its output
+// (NaN when the command printed none).
+double measure_command(const std::string& cmd, const std::optional<std::regex>& measure, bool& ok) {
+  if (!measure) return time_command(cmd, ok);
+  std::smatch sm;
+  const std::string out = capture(cmd);
+  ok = std::regex_search(out, sm, *measure) && sm.size() > 1;
+  if (!ok) return std::nan("");
+  try {
+    return std::stod(sm[1].str());
+  } catch (const std::exception&) {
+    ok = false;
+    return std::nan("");
+  }
+}
+
 std::string capture(const std::string& cmd) {
   std::string out;
   FILE* p = popen(("( " + cmd + " ) 2>&1").c_str(), "r");
@@ -46,7 +70,7 @@ std::string capture(const std::string& cmd) {
 
 int main(int argc, char** argv) {
   CLI::App app{"zkrv-abba: paired A/B timing of two commands (A B B A order) with exact statistics"};
-  std::string cmd_a, cmd_b, json_path;
+  std::string cmd_a, cmd_b, json_path, measure_re;
   int pairs = 10, warmup = 1;
   std::vector<std::string> metrics;
   app.add_option("--a", cmd_a, "command A (the baseline), run through /bin/sh")->required();
@@ -54,8 +78,19 @@ int main(int argc, char** argv) {
   app.add_option("--pairs", pairs, "number of A/B pairs (2..60)")->capture_default_str()->check(CLI::Range(2, 60));
   app.add_option("--warmup", warmup, "warm-up runs of each command, not counted")->capture_default_str()->check(CLI::NonNegativeNumber);
   app.add_option("--metric", metrics, "NAME=REGEX with one group capturing a number in the command's output; compared exactly");
+  app.add_option("--measure", measure_re, "REGEX with one group capturing a number in each run's output: compare that "
+                                         "(a time the command reports, an instruction count) instead of wall time");
   app.add_option("--json", json_path, "also write the report as JSON to FILE");
   CLI11_PARSE(app, argc, argv);
+  std::optional<std::regex> measure;
+  if (!measure_re.empty()) {
+    try {
+      measure = std::regex(measure_re);
+    } catch (const std::regex_error& e) {
+      std::cerr << "zkrv-abba: error: bad regex in --measure: " << e.what() << "\n";
+      return 64;
+    }
+  }
 
   // Deterministic metrics first: one run of each, outputs parsed.
   std::string metric_json;
@@ -83,19 +118,23 @@ int main(int argc, char** argv) {
 
   bool ok = true, run_ok = true;
   for (int w = 0; w < warmup; ++w) {
-    time_command(cmd_a, run_ok); ok &= run_ok;
-    time_command(cmd_b, run_ok); ok &= run_ok;
+    measure_command(cmd_a, measure, run_ok); ok &= run_ok;
+    measure_command(cmd_b, measure, run_ok); ok &= run_ok;
   }
   std::vector<double> ta(static_cast<size_t>(pairs)), tb(static_cast<size_t>(pairs));
   for (int i = 0; i < pairs; ++i) {
     if (i % 2 == 0) {  // A B, then B A: cancels linear drift within each pair of pairs
-      ta[static_cast<size_t>(i)] = time_command(cmd_a, run_ok); ok &= run_ok;
-      tb[static_cast<size_t>(i)] = time_command(cmd_b, run_ok); ok &= run_ok;
+      ta[static_cast<size_t>(i)] = measure_command(cmd_a, measure, run_ok); ok &= run_ok;
+      tb[static_cast<size_t>(i)] = measure_command(cmd_b, measure, run_ok); ok &= run_ok;
     } else {
-      tb[static_cast<size_t>(i)] = time_command(cmd_b, run_ok); ok &= run_ok;
-      ta[static_cast<size_t>(i)] = time_command(cmd_a, run_ok); ok &= run_ok;
+      tb[static_cast<size_t>(i)] = measure_command(cmd_b, measure, run_ok); ok &= run_ok;
+      ta[static_cast<size_t>(i)] = measure_command(cmd_a, measure, run_ok); ok &= run_ok;
     }
-    std::fprintf(stderr, "pair %d/%d: A %.4f s, B %.4f s\n", i + 1, pairs, ta[static_cast<size_t>(i)], tb[static_cast<size_t>(i)]);
+    std::fprintf(stderr, measure ? "pair %d/%d: A %.6g, B %.6g\n" : "pair %d/%d: A %.4f s, B %.4f s\n", i + 1, pairs, ta[static_cast<size_t>(i)], tb[static_cast<size_t>(i)]);
+  }
+  if (!ok && measure) {
+    std::fprintf(stderr, "zkrv-abba: error: a run printed nothing that --measure matches\n");
+    return 1;
   }
   if (!ok) std::fprintf(stderr, "zkrv-abba: warning: a command could not be run or was killed by a signal\n");
 
