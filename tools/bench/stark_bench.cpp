@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "optimized/air/air_eval.h"
 #include "optimized/fri/fri.h"
 #include "optimized/hash/keccak.h"
 #include "optimized/merkle/merkle.h"
@@ -19,6 +20,7 @@
 #include "reference/fri/fri.h"
 #include "reference/hash/keccak.h"
 #include "reference/ntt/ntt.h"
+#include "reference/stark/air.h"
 
 namespace zkrv {
 namespace {
@@ -232,6 +234,93 @@ void BM_FriVerify(benchmark::State& state) {
   state.counters["proof_bytes"] = static_cast<double>(bytes.size());
 }
 BENCHMARK(BM_FriVerify)->Unit(benchmark::kMillisecond);
+
+// The quotient's constraint combination, per row of one table (arg: the table's index in spec
+// order; 3 = cpu): the generated straight-line evaluator against the reference's interpreter of
+// the spec's expressions, on random rows. Items = rows.
+struct CombineSetup {
+  explicit CombineSetup(size_t t) : tl(ref::stark::air_layout().tables[t]) {
+    std::mt19937_64 g(5);
+    auto fp = [&] { return ref::Fp::from_u64(g()); };
+    auto fp3 = [&] { return ref::Fp3{{fp(), fp(), fp()}}; };
+    cols.assign(tl.columns, std::vector<opt::Fp>(kRows));
+    aux.assign(tl.aux_width(), std::vector<opt::Fp>(kRows));
+    for (auto* m : {&cols, &aux})
+      for (auto& c : *m)
+        for (auto& v : c) v = opt::Fp::from_u64(g());
+    for (auto& c : cols) col_ptrs.push_back(c.data());
+    for (auto& c : aux) aux_ptrs.push_back(c.data());
+    sel.assign(kRows, opt::Fp::from_u64(3));
+    ch = {fp3(), fp3()};
+    terminal = fp3();
+    powers = ref::stark::combination_powers(fp3(), tl.combined_constraints());
+    for (const auto& p : powers) opowers.push_back(to_opt(p));
+    publics.assign(ref::stark::air_layout().publics.size(), opt::Fp::from_u64(1));
+    rpublics.assign(publics.size(), ref::Fp::from_u64(1));
+  }
+  static opt::Fp3 to_opt(const ref::Fp3& x) {
+    return {{opt::Fp::from_u64(x.c[0].value()), opt::Fp::from_u64(x.c[1].value()), opt::Fp::from_u64(x.c[2].value())}};
+  }
+  static constexpr size_t kRows = 1024;
+  const ref::stark::TableLayout& tl;
+  std::vector<std::vector<opt::Fp>> cols, aux;
+  std::vector<const opt::Fp*> col_ptrs, aux_ptrs;
+  std::vector<opt::Fp> sel, publics;
+  std::vector<ref::Fp> rpublics;
+  ref::stark::LogupChallenges ch;
+  ref::Fp3 terminal;
+  std::vector<ref::Fp3> powers;
+  std::vector<opt::Fp3> opowers;
+};
+
+void BM_CombineGenerated(benchmark::State& state) {
+  CombineSetup s(static_cast<size_t>(state.range(0)));
+  opt::air::CombineArgs a;
+  a.columns = s.col_ptrs.data();
+  a.aux = s.aux_ptrs.data();
+  a.n = CombineSetup::kRows;
+  a.next = 4;
+  a.publics = s.publics.data();
+  a.lu_alpha = CombineSetup::to_opt(s.ch.alpha);
+  a.lu_beta = CombineSetup::to_opt(s.ch.beta);
+  a.terminal = CombineSetup::to_opt(s.terminal);
+  a.powers = s.opowers.data();
+  a.sel_first = a.sel_last = a.sel_transition = s.sel.data();
+  std::vector<opt::Fp3> out(CombineSetup::kRows);
+  const auto fn = opt::air::generated_tables()[static_cast<size_t>(state.range(0))].combine;
+  for (auto _ : state) {
+    fn(a, 0, CombineSetup::kRows, out.data());
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(CombineSetup::kRows));
+  state.SetLabel(s.tl.name);
+}
+BENCHMARK(BM_CombineGenerated)->ArgName("table")->Arg(3)->Arg(0)->Arg(4);
+
+void BM_CombineReference(benchmark::State& state) {
+  CombineSetup s(static_cast<size_t>(state.range(0)));
+  std::vector<ref::Fp> local(s.tl.columns), next(s.tl.columns), scratch;
+  const size_t k_aux = s.tl.aux_width() / 3;
+  std::vector<ref::Fp3> aux_local(k_aux), aux_next(k_aux);
+  const ref::Fp sel = ref::Fp::from_u64(3);
+  for (auto _ : state) {
+    for (size_t i = 0; i < CombineSetup::kRows; ++i) {
+      const size_t j = (i + 4) % CombineSetup::kRows;
+      for (size_t c = 0; c < s.tl.columns; ++c)
+        local[c] = ref::Fp::from_u64(s.cols[c][i].value()), next[c] = ref::Fp::from_u64(s.cols[c][j].value());
+      for (size_t k = 0; k < k_aux; ++k)
+        for (size_t c = 0; c < 3; ++c) {
+          aux_local[k].c[c] = ref::Fp::from_u64(s.aux[3 * k + c][i].value());
+          aux_next[k].c[c] = ref::Fp::from_u64(s.aux[3 * k + c][j].value());
+        }
+      benchmark::DoNotOptimize(ref::stark::combine(s.tl, local.data(), next.data(), aux_local.data(), aux_next.data(),
+                                                   s.rpublics.data(), s.ch, s.terminal, s.powers, sel, sel, sel, scratch));
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(CombineSetup::kRows));
+  state.SetLabel(s.tl.name);
+}
+BENCHMARK(BM_CombineReference)->ArgName("table")->Arg(3)->Arg(0)->Arg(4);
 
 }  // namespace
 }  // namespace zkrv
