@@ -5,6 +5,7 @@
 // rows of column arrays, as the quotient stage holds them on the LDE coset.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,13 +28,56 @@ struct CombineArgs {
   const Fp* sel_transition = nullptr;
 };
 
+// Σ_k a_k b_k in F_p with one reduction at the end: the 128-bit products are summed with a count
+// of the sum's wraps (2^128 = −2^32 mod p). Exact, so the result is the reduced sum's.
+struct LazySum {
+  unsigned __int128 lo = 0;
+  uint64_t wraps = 0;
+  void add(Fp a, Fp b) {
+    const unsigned __int128 p = static_cast<unsigned __int128>(a.value()) * b.value();
+    lo += p;
+    wraps += lo < p;
+  }
+  Fp value() const {
+    return Fp::from_u64(Fp::reduce128(lo)) + Fp::from_u64(wraps) * Fp::from_u64(Fp::P - (uint64_t{1} << 32));
+  }
+};
+struct LazySum3 {
+  LazySum c[3];
+  void add(const Fp3& w, Fp v) { c[0].add(w.c[0], v), c[1].add(w.c[1], v), c[2].add(w.c[2], v); }
+  Fp3 value() const { return {{c[0].value(), c[1].value(), c[2].value()}}; }
+};
+
 // out[i - begin] = the combined value at row i, for i in [begin, end).
 using CombineFn = void (*)(const CombineArgs&, size_t begin, size_t end, Fp3* out);
+
+// The trace domain, for checking a trace (zkrv check): the table's columns, n rows, and the
+// LogUp challenges for the bus sums.
+struct CheckArgs {
+  const Fp* const* columns = nullptr;  // [spec column] -> n values
+  size_t n = 0;                        // rows, a power of two
+  const Fp* publics = nullptr;
+  Fp3 lu_alpha, lu_beta;
+};
+struct RowFailure {
+  size_t row;         // == end when every constraint holds on the rows checked
+  size_t constraint;  // index among the table's constraints (document order)
+};
+// Every constraint on rows [begin, end), on the rows it covers: the first that is not zero.
+using CheckFn = RowFailure (*)(const CheckArgs&, size_t begin, size_t end);
+// Each interaction's α − h(tuple) and signed multiplicity on rows [begin, end):
+// den[(i − begin) · I + k], mult[(i − begin) · I + k] for interaction k of I.
+using LogupFn = void (*)(const CheckArgs&, size_t begin, size_t end, Fp3* den, Fp* mult);
 
 struct TableCode {
   const char* name;
   size_t columns, aux_width, combined_constraints;
   CombineFn combine;
+  size_t constraints;
+  CheckFn check;
+  size_t interactions;
+  const uint64_t* tags;  // per interaction: its bus's index in air.md
+  LogupFn logup;
 };
 // Spec order, as ref::stark::air_layout().tables.
 const std::vector<TableCode>& generated_tables();

@@ -230,6 +230,9 @@ TEST_F(Cli, CheckReportsTheConstraintSummary) {
   EXPECT_NE(r.out.find("constraints on"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("tables hold;"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("buses balance"), std::string::npos) << r.out;
+  auto slow = zkrv("check --reference " + elf);  // the reference evaluator: the same summary
+  EXPECT_EQ(slow.code, 0) << slow.err;
+  EXPECT_EQ(slow.out, r.out);
   auto f = zkrv("check " + file("f.elf", testing::simple_elf({ld(10, 0, 8)})));
   EXPECT_EQ(f.code, cli::fault_exit_code(spec::FaultKind::kLoad));
   EXPECT_NE(f.err.find("only runs that exit can be checked; this one stopped: load fault"), std::string::npos) << f.err;

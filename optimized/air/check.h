@@ -1,0 +1,41 @@
+#pragma once
+// A fast check of a whole trace with the evaluator generated from the spec (zkrv check's default
+// path): every constraint on every row it covers, exactly; and every bus balanced, by LogUp sums
+// Σ ±m / (α − h(tuple)) over all tables at random α, β in F_{p^3}, which are zero for every bus
+// exactly when its multisets agree, except with probability about (interactions × tuple degree)
+// / p^3 < 2^-150. It says whether the trace holds and, if not, the first failing constraint; the
+// reference checker gives the detailed report of a failure.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "optimized/air/air_eval.h"
+
+namespace zkrv::opt::air {
+
+// One table's trace, column-major, in spec column order; the height is a power of two.
+struct TableColumns {
+  size_t height = 0;
+  std::vector<std::vector<Fp>> columns;
+};
+
+// A table kept row by row (as the reference trace builder makes it) turned column-major.
+TableColumns columns_from_rows(const std::vector<std::vector<uint64_t>>& rows, size_t width);
+
+struct FastCheck {
+  size_t rows = 0, evaluations = 0;  // rows checked; constraint values computed
+  // The first failing constraint: table index (spec order), row, constraint index; none if
+  // failed_table == SIZE_MAX.
+  size_t failed_table = SIZE_MAX, failed_row = 0, failed_constraint = 0;
+  std::vector<uint64_t> unbalanced_buses;  // bus tags whose LogUp sum is not zero
+  bool ok() const { return failed_table == SIZE_MAX && unbalanced_buses.empty(); }
+};
+
+// tables in spec order (generated_tables()); publics in spec order; seed for the challenges
+// (any value: the answer does not depend on it, except with the probability above).
+FastCheck fast_check(const std::vector<TableColumns>& tables, const std::vector<Fp>& publics, uint64_t seed,
+                     unsigned threads = 0);
+
+}  // namespace zkrv::opt::air
