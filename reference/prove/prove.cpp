@@ -274,13 +274,9 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace
   // spec: protocol:stark:ood — ζ outside every trace domain and LDE coset; every column at ζ
   // and ζ·ω_h, the quotient chunks at ζ.
   Fp3 zeta;
-  for (;;) {
+  do {
     zeta = tr.squeeze_ext("ood-point");
-    bool ok = !(zeta.c[1] == Fp() && zeta.c[2] == Fp());
-    for (const TableData& d : td)
-      ok = ok && zeta.pow(d.h) != embed(kOne) && scale(zeta, d.shift.inverse()).pow(d.n) != embed(kOne);
-    if (ok) break;
-  }
+  } while (!ood_point_ok(zeta, proof.statement.log_heights, lb));
   std::map<std::pair<unsigned, int>, std::vector<Fp3>> weights;
   auto weights_for = [&](unsigned log_h, int shifted) -> const std::vector<Fp3>& {
     auto key = std::make_pair(log_h, shifted);

@@ -144,6 +144,10 @@ Preprocessed preprocessed(const spec::ProgramImage& image, const std::vector<uin
 // Table t's LDE coset shift: 7^(H / h) for the tallest height H (protocol:stark:domains), so
 // that FRI's folding maps the tallest domain onto every smaller one.
 Fp lde_shift(unsigned log_max_height, unsigned log_height);
+// protocol:stark:ood — whether ζ may be the out-of-domain point: outside F_p, and outside every
+// table's trace domain <ω_h> and LDE coset shift·<ω_(h·2^log_blowup)>. Prover and verifier
+// redraw until it is.
+bool ood_point_ok(const Fp3& zeta, const std::vector<uint8_t>& log_heights, unsigned log_blowup);
 
 }  // namespace zkrv::ref::stark
 

@@ -98,7 +98,6 @@ static Replay replay(const spec::StarkProof& proof, TranscriptLog* log) {
   unsigned log_max = 0, log_min = 64;
   for (uint8_t h : st.log_heights) log_max = std::max<unsigned>(log_max, h), log_min = std::min<unsigned>(log_min, h);
   const unsigned rounds = log_max - std::min(o.log_final_size, log_min);
-  const size_t blowup = size_t{1} << o.log_blowup;
   Replay r;
   LoggedTranscript tr(log);
   tr.absorb("statement", spec::encode_statement(o, st));
@@ -111,15 +110,9 @@ static Replay replay(const spec::StarkProof& proof, TranscriptLog* log) {
   tr.absorb_digest("quotient-root", proof.quotient_root);
   r.shifts.resize(T);
   for (size_t t = 0; t < T; ++t) r.shifts[t] = lde_shift(log_max, st.log_heights[t]);
-  for (;;) {  // ζ outside F_p, every trace domain and every LDE coset
+  do {  // ζ outside F_p, every trace domain and every LDE coset
     r.zeta = tr.squeeze_ext("ood-point");
-    bool ok = !(r.zeta.c[1] == Fp() && r.zeta.c[2] == Fp());
-    for (size_t t = 0; t < T; ++t) {
-      const uint64_t h = uint64_t{1} << st.log_heights[t];
-      ok = ok && r.zeta.pow(h) != embed(kOne) && scale(r.zeta, r.shifts[t].inverse()).pow(h * blowup) != embed(kOne);
-    }
-    if (ok) break;
-  }
+  } while (!ood_point_ok(r.zeta, st.log_heights, o.log_blowup));
   tr.absorb("ood-values", fp3_bytes(proof.ood));
   r.gamma = tr.squeeze_ext("deep-gamma");
   const std::set<unsigned> heights(st.log_heights.begin(), st.log_heights.end());

@@ -18,6 +18,7 @@
 #include "spec/air/embedded.h"
 #include "reference/air/trace.h"
 #include "reference/elf/elf_loader.h"
+#include "reference/ntt/ntt.h"
 #include "reference/prove/prove.h"
 #include "reference/stark/air.h"
 #include "reference/verify/verify.h"
@@ -167,6 +168,29 @@ using Stage = Rejection::Stage;
 // The verdict's stage, or "accepted".
 std::string verdict(const ref::verify::VerifyResult& v) {
   return v.ok() ? "accepted" : std::string(ref::verify::stage_name(v.rejection->stage)) + ": " + v.rejection->what;
+}
+
+// protocol:stark:ood — the out-of-domain point is redrawn unless it is outside F_p, every trace
+// domain and every LDE coset. In F_{p^3} every root of unity of 2-power order already lies in
+// F_p (p^2 + p + 1 is odd, so F_{p^3}^* has the 2-part of F_p^*), so the domain points are
+// excluded with F_p; the function checks all three anyway.
+TEST(Stark, OodPointMustLeaveEveryDomain) {
+  const std::vector<uint8_t> heights = {4, 10, 16};
+  std::mt19937_64 g(3);
+  auto fp = [&] { return ref::Fp::from_u64(g()); };
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_TRUE(ref::stark::ood_point_ok(ref::Fp3{{fp(), fp(), fp()}}, heights, 2));  // ζ off F_p: accepted
+    EXPECT_FALSE(ref::stark::ood_point_ok(ref::Fp3{{fp(), ref::Fp(), ref::Fp()}}, heights, 2));  // ζ in F_p: redrawn
+  }
+  const ref::Fp w = ref::root_of_unity(10);
+  EXPECT_FALSE(ref::stark::ood_point_ok(ref::stark::embed(w.pow(3)), heights, 2));  // on a trace domain
+  const ref::Fp shift = ref::stark::lde_shift(16, 10);
+  EXPECT_FALSE(ref::stark::ood_point_ok(ref::stark::embed(shift * ref::root_of_unity(12).pow(5)), heights, 2));  // on an LDE coset
+  EXPECT_TRUE(ref::stark::ood_point_ok(ref::Fp3{{ref::Fp(), ref::Fp::from_u64(1), ref::Fp()}}, heights, 2));  // w itself is fine
+  // 2-power roots of unity of F_{p^3} are in F_p: (p^3 - 1) / (p - 1) = p^2 + p + 1 is odd (parity
+  // survives the wrap modulo 2^128).
+  const unsigned __int128 p = ref::Fp::P;
+  EXPECT_EQ((p * p + p + 1) % 2, 1u);
 }
 
 TEST(Stark, HonestProofVerifiesAndIsDeterministic) {
