@@ -120,7 +120,8 @@ void table_function(std::ostream& out, const TableLayout& t) {
   std::ostringstream body;
   Dag dag(body);
   size_t k = 0;
-  body << "    Fp3 acc{};\n    LazySum3 lazy;  // the base-field constraints, reduced once\n";
+  body << "    Fp3 acc{};\n    LazySum3 lazy;  // the base-field constraints, reduced once\n"
+          "    LazySum3 lazy3;  // the extension-field ones\n";
   for (const auto& c : t.constraints) {
     const std::string v = dag.emit(c.expr);
     std::string sel;
@@ -143,10 +144,11 @@ void table_function(std::ostream& out, const TableLayout& t) {
         for (const Program& e : in.tuple) tuple.push_back(dag.emit(e));
         const std::string mult = dag.emit(in.mult);
         const std::string dn = "d" + std::to_string(f) + "_" + std::to_string(g);
-        // α − (tag + Σ β^(i+1) t_i)
-        body << "    const Fp3 " << dn << " = lu_alpha - (Fp3{{Fp::from_u64(" << in.tag << "ull), Fp(), Fp()}}";
-        for (size_t i = 0; i < tuple.size(); ++i) body << " + bp[" << i << "] * " << tuple[i];
-        body << ");  // " << in.id << "\n";
+        // α − (tag + Σ β^(i+1) t_i), the sum reduced once
+        body << "    LazySum3 h" << dn << ";\n";
+        for (size_t i = 0; i < tuple.size(); ++i) body << "    h" << dn << ".add(bp[" << i << "], " << tuple[i] << ");\n";
+        body << "    const Fp3 " << dn << " = lu_alpha - (Fp3{{Fp::from_u64(" << in.tag << "ull), Fp(), Fp()}} + h" << dn
+             << ".value());  // " << in.id << "\n";
         d.push_back(dn);
         m.push_back(in.send ? mult : "(-" + mult + ")");
       }
@@ -155,11 +157,12 @@ void table_function(std::ostream& out, const TableLayout& t) {
       const std::string fn = "Fp3{{aux[" + std::to_string(3 * f) + "][j], aux[" + std::to_string(3 * f + 1) + "][j], aux[" +
                              std::to_string(3 * f + 2) + "][j]}}";
       body << "    {\n      const Fp3 f = " << fr << ";\n";
+      // f d0 d1 − m0 d1 − m1 d0 (or f d0 − m0), times its power, into the lazy sum
       if (group.size() == 2)
-        body << "      acc = acc + pw[" << k++ << "] * (f * " << d[0] << " * " << d[1] << " - " << d[1] << " * " << m[0]
-             << " - " << d[0] << " * " << m[1] << ");\n";
+        body << "      lazy3.add(pw[" << k++ << "], mul_lazy(mul_lazy(f, " << d[0] << "), " << d[1] << ") - " << d[1]
+             << " * " << m[0] << " - " << d[0] << " * " << m[1] << ");\n";
       else
-        body << "      acc = acc + pw[" << k++ << "] * (f * " << d[0] << " - Fp3{{" << m[0] << ", Fp(), Fp()}});\n";
+        body << "      lazy3.add(pw[" << k++ << "], mul_lazy(f, " << d[0] << ") - Fp3{{" << m[0] << ", Fp(), Fp()}});\n";
       body << "      sum_local = sum_local + f;\n      sum_next = sum_next + " << fn << ";\n    }\n";
     }
     const size_t s = t.fractions.size();
@@ -187,7 +190,7 @@ void table_function(std::ostream& out, const TableLayout& t) {
   out << "    const Fp sf = a.sel_first[i], sl = a.sel_last[i], st = a.sel_transition[i];\n";
   out << "    (void)sf; (void)sl; (void)st;\n";
   out << body.str();
-  out << "    out[i - begin] = lazy.value() + acc;\n  }\n}\n\n";
+  out << "    out[i - begin] = lazy.value() + lazy3.value() + acc;\n  }\n}\n\n";
 }
 
 // On the trace domain (zkrv check): every constraint of the table on rows [begin, end), exactly,
