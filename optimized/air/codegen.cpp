@@ -32,7 +32,9 @@ using zkrv::ref::stark::TableLayout;
 // One table's base-field expression DAG, shared by all of its programs.
 class Dag {
  public:
-  explicit Dag(std::ostringstream& body) : body_(body) {}
+  // generic: code for the row templates of air_generated.inc (value types from a policy T);
+  // otherwise plain opt::Fp code.
+  explicit Dag(std::ostringstream& body, bool generic = false) : body_(body), generic_(generic) {}
 
   // Emits the program's nodes that are new and returns the variable holding its value.
   std::string emit(const Program& p) {
@@ -58,10 +60,20 @@ class Dag {
       }
       std::string v, expr;
       switch (n.op) {
-        case Node::Op::kConst: v = "Fp::from_u64(" + std::to_string(n.value) + "ull)"; break;
-        case Node::Op::kCol: v = "c" + std::to_string(n.a); load("c" + std::to_string(n.a), "col[" + std::to_string(n.a) + "][i]"); break;
-        case Node::Op::kNext: v = "n" + std::to_string(n.a); load("n" + std::to_string(n.a), "col[" + std::to_string(n.a) + "][j]"); break;
-        case Node::Op::kPublic: v = "pub[" + std::to_string(n.a) + "]"; break;
+        case Node::Op::kConst:
+          v = (generic_ ? "T::K(" : "Fp::from_u64(") + std::to_string(n.value) + "ull)";
+          break;
+        case Node::Op::kCol:
+          v = "c" + std::to_string(n.a);
+          load(v, column(n.a, "i"));
+          break;
+        case Node::Op::kNext:
+          v = "n" + std::to_string(n.a);
+          load(v, column(n.a, "j"));
+          break;
+        case Node::Op::kPublic:
+          v = generic_ ? "T::bc(x.pub[" + std::to_string(n.a) + "])" : "pub[" + std::to_string(n.a) + "]";
+          break;
         case Node::Op::kAdd: expr = var[n.a] + " + " + var[n.b]; break;
         case Node::Op::kSub: expr = var[n.a] + " - " + var[n.b]; break;
         case Node::Op::kMul: expr = var[n.a] + " * " + var[n.b]; break;
@@ -70,7 +82,7 @@ class Dag {
       }
       if (!expr.empty()) {
         v = "t" + std::to_string(temps_++);
-        body_ << "    const Fp " << v << " = " << expr << ";\n";
+        body_ << "    const " << type() << " " << v << " = " << expr << ";\n";
       }
       known_.emplace(key, v);
       var[i] = v;
@@ -81,10 +93,14 @@ class Dag {
 
  private:
   static std::string commutative(const std::string& a, const std::string& b) { return a < b ? a + "," + b : b + "," + a; }
-  void load(const std::string& name, const std::string& from) { body_ << "    const Fp " << name << " = " << from << ";\n"; }
+  const char* type() const { return generic_ ? "F" : "Fp"; }
+  std::string column(uint32_t c, const char* row) const {
+    return generic_ ? "T::ld(x.col[" + std::to_string(c) + "], " + row + ")" : "col[" + std::to_string(c) + "][" + row + "]";
+  }
+  void load(const std::string& name, const std::string& from) { body_ << "    const " << type() << " " << name << " = " << from << ";\n"; }
   // x^e by square-and-multiply, as temporaries; returns the expression of the result.
   std::string power(const std::string& x, uint64_t e) {
-    if (e == 0) return "Fp::from_u64(1)";
+    if (e == 0) return generic_ ? "T::K(1)" : "Fp::from_u64(1)";
     std::string result, base = x;
     for (; e; e >>= 1) {
       if (e & 1) {
@@ -92,13 +108,13 @@ class Dag {
           result = base;
         } else {
           const std::string t = "t" + std::to_string(temps_++);
-          body_ << "    const Fp " << t << " = " << result << " * " << base << ";\n";
+          body_ << "    const " << type() << " " << t << " = " << result << " * " << base << ";\n";
           result = t;
         }
       }
       if (e > 1) {
         const std::string t = "t" + std::to_string(temps_++);
-        body_ << "    const Fp " << t << " = " << base << " * " << base << ";\n";
+        body_ << "    const " << type() << " " << t << " = " << base << " * " << base << ";\n";
         base = t;
       }
     }
@@ -106,6 +122,7 @@ class Dag {
   }
 
   std::ostringstream& body_;
+  bool generic_;
   std::map<std::string, std::string> known_;
   size_t temps_ = 0;
 };
@@ -116,12 +133,16 @@ std::string ident(const std::string& name) {
   return s;
 }
 
-void table_function(std::ostream& out, const TableLayout& t) {
+// The quotient's combination at one row unit (one row, or eight with AVX-512): a template over
+// the value-type policy T (scalar_policy.h, avx512_policy.h), written to air_generated.inc.
+void row_template(std::ostream& out, const TableLayout& t) {
   std::ostringstream body;
-  Dag dag(body);
+  Dag dag(body, true);
   size_t k = 0;
-  body << "    Fp3 acc{};\n    LazySum3 lazy;  // the base-field constraints, reduced once\n"
-          "    LazySum3 lazy3;  // the extension-field ones\n";
+  auto aux3 = [](size_t e, const char* row) {
+    return "T::mk3(T::ld(x.aux[" + std::to_string(3 * e) + "], " + row + "), T::ld(x.aux[" + std::to_string(3 * e + 1) +
+           "], " + row + "), T::ld(x.aux[" + std::to_string(3 * e + 2) + "], " + row + "))";
+  };
   for (const auto& c : t.constraints) {
     const std::string v = dag.emit(c.expr);
     std::string sel;
@@ -131,10 +152,10 @@ void table_function(std::ostream& out, const TableLayout& t) {
       case zkrv::spec::air::Rows::kTransition: sel = " * st"; break;
       case zkrv::spec::air::Rows::kEvery: break;
     }
-    body << "    lazy.add(pw[" << k++ << "], " << (sel.empty() ? v : v + sel) << ");  // " << c.id << "\n";
+    body << "    lazy.add(x.pw[" << k++ << "], " << (sel.empty() ? v : v + sel) << ");  // " << c.id << "\n";
   }
   if (!t.interactions.empty()) {
-    body << "    Fp3 sum_local{}, sum_next{};\n";
+    body << "    F3 sum_local = T::z3(), sum_next = T::z3();\n";
     for (size_t f = 0; f < t.fractions.size(); ++f) {
       const auto& group = t.fractions[f];
       std::vector<std::string> d, m;
@@ -145,52 +166,45 @@ void table_function(std::ostream& out, const TableLayout& t) {
         const std::string mult = dag.emit(in.mult);
         const std::string dn = "d" + std::to_string(f) + "_" + std::to_string(g);
         // α − (tag + Σ β^(i+1) t_i), the sum reduced once
-        body << "    LazySum3 h" << dn << ";\n";
-        for (size_t i = 0; i < tuple.size(); ++i) body << "    h" << dn << ".add(bp[" << i << "], " << tuple[i] << ");\n";
-        body << "    const Fp3 " << dn << " = lu_alpha - (Fp3{{Fp::from_u64(" << in.tag << "ull), Fp(), Fp()}} + h" << dn
+        body << "    typename T::Lazy3 h" << dn << ";\n";
+        for (size_t i = 0; i < tuple.size(); ++i) body << "    h" << dn << ".add(x.bp[" << i << "], " << tuple[i] << ");\n";
+        body << "    const F3 " << dn << " = x.alpha - (T::mk3(T::K(" << in.tag << "ull), T::Z(), T::Z()) + h" << dn
              << ".value());  // " << in.id << "\n";
         d.push_back(dn);
         m.push_back(in.send ? mult : "(-" + mult + ")");
       }
-      const std::string fr = "Fp3{{aux[" + std::to_string(3 * f) + "][i], aux[" + std::to_string(3 * f + 1) + "][i], aux[" +
-                             std::to_string(3 * f + 2) + "][i]}}";
-      const std::string fn = "Fp3{{aux[" + std::to_string(3 * f) + "][j], aux[" + std::to_string(3 * f + 1) + "][j], aux[" +
-                             std::to_string(3 * f + 2) + "][j]}}";
-      body << "    {\n      const Fp3 f = " << fr << ";\n";
+      body << "    {\n      const F3 f = " << aux3(f, "i") << ";\n";
       // f d0 d1 − m0 d1 − m1 d0 (or f d0 − m0), times its power, into the lazy sum
       if (group.size() == 2)
-        body << "      lazy3.add(pw[" << k++ << "], mul_lazy(mul_lazy(f, " << d[0] << "), " << d[1] << ") - " << d[1]
+        body << "      lazy3.add(x.pw[" << k++ << "], T::mul3(T::mul3(f, " << d[0] << "), " << d[1] << ") - " << d[1]
              << " * " << m[0] << " - " << d[0] << " * " << m[1] << ");\n";
       else
-        body << "      lazy3.add(pw[" << k++ << "], mul_lazy(f, " << d[0] << ") - Fp3{{" << m[0] << ", Fp(), Fp()}});\n";
-      body << "      sum_local = sum_local + f;\n      sum_next = sum_next + " << fn << ";\n    }\n";
+        body << "      lazy3.add(x.pw[" << k++ << "], T::mul3(f, " << d[0] << ") - T::mk3(" << m[0] << ", T::Z(), T::Z()));\n";
+      body << "      sum_local = sum_local + f;\n      sum_next = sum_next + " << aux3(f, "j") << ";\n    }\n";
     }
     const size_t s = t.fractions.size();
-    body << "    const Fp3 s_local{{aux[" << 3 * s << "][i], aux[" << 3 * s + 1 << "][i], aux[" << 3 * s + 2 << "][i]}};\n";
-    body << "    const Fp3 s_next{{aux[" << 3 * s << "][j], aux[" << 3 * s + 1 << "][j], aux[" << 3 * s + 2 << "][j]}};\n";
-    body << "    acc = acc + pw[" << k++ << "] * ((s_local - sum_local) * sf);\n";
-    body << "    acc = acc + pw[" << k++ << "] * ((s_next - s_local - sum_next) * st);\n";
-    body << "    acc = acc + pw[" << k++ << "] * ((s_local - a.terminal) * sl);\n";
+    body << "    const F3 s_local = " << aux3(s, "i") << ";\n";
+    body << "    const F3 s_next = " << aux3(s, "j") << ";\n";
+    body << "    acc = acc + x.pw[" << k++ << "] * ((s_local - sum_local) * sf);\n";
+    body << "    acc = acc + x.pw[" << k++ << "] * ((s_next - s_local - sum_next) * st);\n";
+    body << "    acc = acc + x.pw[" << k++ << "] * ((s_local - x.terminal) * sl);\n";
   }
   if (k != t.combined_constraints()) throw std::logic_error("codegen: combined constraint count of " + t.name);
-
   out << "// table " << t.name << ": " << t.constraints.size() << " constraints, " << t.interactions.size()
       << " interactions in " << t.fractions.size() << " fraction columns, " << dag.temps() << " temporaries\n";
-  out << "void combine_" << ident(t.name) << "(const CombineArgs& a, size_t begin, size_t end, Fp3* out) {\n";
-  out << "  const Fp* const* col = a.columns;\n  const Fp* const* aux = a.aux;\n  const Fp* pub = a.publics;\n";
-  out << "  const Fp3* pw = a.powers;\n  const Fp3 lu_alpha = a.lu_alpha;\n";
+  out << "template <class T>\ninline typename T::F3 row_" << ident(t.name) << "(const RowContext<T>& x, size_t i, size_t j) {\n";
+  out << "  using F = typename T::F;\n  using F3 = typename T::F3;\n  (void)j;\n";
+  out << "  const F sf = T::ld(x.sel_first, i), sl = T::ld(x.sel_last, i), st = T::ld(x.sel_transition, i);\n";
+  out << "  (void)sf; (void)sl; (void)st;\n";
+  out << "  F3 acc = T::z3();\n  typename T::Lazy3 lazy, lazy3;  // base-field and extension-field constraints\n";
+  out << body.str();
+  out << "  return lazy.value() + lazy3.value() + acc;\n}\n\n";
+}
+
+size_t arity_of(const TableLayout& t) {
   size_t arity = 1;
   for (const auto& in : t.interactions) arity = std::max(arity, in.tuple.size());
-  out << "  Fp3 bp[" << arity << "];  // β^(i+1)\n";
-  out << "  bp[0] = a.lu_beta;\n  for (size_t i = 1; i < " << arity << "; ++i) bp[i] = bp[i - 1] * a.lu_beta;\n";
-  out << "  (void)col; (void)aux; (void)pub; (void)lu_alpha; (void)bp;\n";
-  out << "  const size_t mask = a.n - 1;\n";
-  out << "  for (size_t i = begin; i < end; ++i) {\n";
-  out << "    const size_t j = (i + a.next) & mask;\n    (void)j;\n";
-  out << "    const Fp sf = a.sel_first[i], sl = a.sel_last[i], st = a.sel_transition[i];\n";
-  out << "    (void)sf; (void)sl; (void)st;\n";
-  out << body.str();
-  out << "    out[i - begin] = lazy.value() + lazy3.value() + acc;\n  }\n}\n\n";
+  return arity;
 }
 
 // On the trace domain (zkrv check): every constraint of the table on rows [begin, end), exactly,
@@ -250,45 +264,91 @@ void logup_function(std::ostream& out, const TableLayout& t) {
   out << "  }\n}\n\n";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: zkrv-air-codegen OUT.cpp\n";
-    return 64;
-  }
-  const AirLayout& layout = zkrv::ref::stark::air_layout();
-  std::ostringstream out;
-  out << "// Generated by zkrv-air-codegen (optimized/air/codegen.cpp) from the spec built into it.\n"
-         "// Do not edit: change spec/tables/*.md.\n"
-         "#include \"optimized/air/air_eval.h\"\n\nnamespace zkrv::opt::air {\nnamespace {\n\n";
-  for (const auto& t : layout.tables) {
-    table_function(out, t);
-    check_function(out, t);
-    logup_function(out, t);
-    out << "const uint64_t tags_" << ident(t.name) << "[] = {";
-    for (size_t k = 0; k < t.interactions.size(); ++k) out << (k ? ", " : "") << t.interactions[k].tag;
-    out << "};\n\n";
-  }
-  out << "}  // namespace\n\nconst std::vector<TableCode>& generated_tables() {\n  static const std::vector<TableCode> tables = {\n";
-  for (const auto& t : layout.tables)
-    out << "      {\"" << t.name << "\", " << t.columns << ", " << t.aux_width() << ", " << t.combined_constraints()
-        << ", &combine_" << ident(t.name) << ", " << t.constraints.size() << ", &check_" << ident(t.name) << ", "
-        << t.interactions.size() << ", tags_" << ident(t.name) << ", &logup_" << ident(t.name) << "},\n";
-  out << "  };\n  return tables;\n}\n\n}  // namespace zkrv::opt::air\n";
-  const std::string text = out.str();
-  // Write only when the text changed, so that an unchanged spec rebuilds nothing downstream.
+// Writes `text` to `path` unless it already holds exactly that (an unchanged spec rebuilds
+// nothing downstream). False when it cannot be written.
+bool write_if_changed(const std::string& path, const std::string& text) {
   {
-    std::ifstream old(argv[1], std::ios::binary);
+    std::ifstream old(path, std::ios::binary);
     std::stringstream ss;
     ss << old.rdbuf();
-    if (old && ss.str() == text) return 0;
+    if (old && ss.str() == text) return true;
   }
-  std::ofstream f(argv[1], std::ios::binary | std::ios::trunc);
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
   f << text;
-  if (!f) {
-    std::cerr << "zkrv-air-codegen: cannot write " << argv[1] << "\n";
-    return 66;
+  return static_cast<bool>(f);
+}
+
+const char* kHeader =
+    "// Generated by zkrv-air-codegen (optimized/air/codegen.cpp) from the spec built into it.\n"
+    "// Do not edit: change spec/tables/*.md.\n";
+
+}  // namespace
+
+// zkrv-air-codegen DIR: writes DIR/air_generated.inc (the row templates), DIR/air_generated.cpp
+// (scalar code, the trace-domain checks and the table list) and DIR/air_generated_avx512.cpp
+// (the row templates on eight rows at a time).
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: zkrv-air-codegen DIR\n";
+    return 64;
   }
+  const std::string dir = argv[1];
+  const AirLayout& layout = zkrv::ref::stark::air_layout();
+
+  std::ostringstream inc;
+  inc << kHeader << "// The quotient's combination, row by row, over the value types of a policy T.\n"
+      << "// Included by air_generated.cpp and air_generated_avx512.cpp only.\n\n";
+  for (const auto& t : layout.tables) row_template(inc, t);
+
+  std::ostringstream cpp;
+  cpp << kHeader << "#include \"optimized/air/air_eval.h\"\n#include \"optimized/air/row_context.h\"\n"
+      << "#include \"optimized/air/scalar_policy.h\"\n#include \"optimized/simd/simd.h\"\n\n"
+      << "namespace zkrv::opt::air {\nnamespace {\n\n#include \"air_generated.inc\"\n\n";
+  std::ostringstream avx;
+  avx << kHeader << "#include \"optimized/air/avx512_policy.h\"\n#include \"optimized/air/row_context.h\"\n\n"
+      << "namespace zkrv::opt::air {\nnamespace {\n\n#include \"air_generated.inc\"\n\n}  // namespace\n\n";
+  for (const auto& t : layout.tables) {
+    const std::string n = ident(t.name);
+    cpp << "void combine_scalar_" << n << "(const CombineArgs& a, size_t begin, size_t end, Fp3* out) {\n"
+        << "  combine_rows<ScalarPolicy>(a, " << arity_of(t) << ", " << t.combined_constraints() << ", &row_" << n
+        << "<ScalarPolicy>, begin, end, out, nullptr);\n}\n"
+        << "void combine_" << n << "(const CombineArgs& a, size_t begin, size_t end, Fp3* out) {\n"
+        << "  if (simd_level() == SimdLevel::kAvx512) return combine_avx512_" << n << "(a, begin, end, out, &combine_scalar_" << n << ");\n"
+        << "  combine_scalar_" << n << "(a, begin, end, out);\n}\n\n";
+    avx << "void combine_avx512_" << n << "(const CombineArgs& a, size_t begin, size_t end, Fp3* out, CombineFn rest) {\n"
+        << "  combine_rows<Avx512Policy>(a, " << arity_of(t) << ", " << t.combined_constraints() << ", &row_" << n
+        << "<Avx512Policy>, begin, end, out, rest);\n}\n";
+  }
+  avx << "\n}  // namespace zkrv::opt::air\n";
+  // declarations of the AVX-512 entries, before their use
+  std::ostringstream decl;
+  for (const auto& t : layout.tables)
+    decl << "void combine_avx512_" << ident(t.name) << "(const CombineArgs&, size_t, size_t, Fp3*, CombineFn);\n";
+  std::string cpp_text = cpp.str();
+  const std::string anchor = "namespace zkrv::opt::air {\nnamespace {\n";
+  cpp_text.replace(cpp_text.find(anchor), anchor.size(), "namespace zkrv::opt::air {\n\n" + decl.str() + "\nnamespace {\n");
+  std::ostringstream rest;
+  for (const auto& t : layout.tables) {
+    check_function(rest, t);
+    logup_function(rest, t);
+    rest << "const uint64_t tags_" << ident(t.name) << "[] = {";
+    for (size_t k = 0; k < t.interactions.size(); ++k) rest << (k ? ", " : "") << t.interactions[k].tag;
+    rest << "};\n\n";
+  }
+  rest << "}  // namespace\n\nconst std::vector<TableCode>& generated_tables() {\n  static const std::vector<TableCode> tables = {\n";
+  for (const auto& t : layout.tables)
+    rest << "      {\"" << t.name << "\", " << t.columns << ", " << t.aux_width() << ", " << t.combined_constraints()
+         << ", &combine_" << ident(t.name) << ", " << t.constraints.size() << ", &check_" << ident(t.name) << ", "
+         << t.interactions.size() << ", tags_" << ident(t.name) << ", &logup_" << ident(t.name) << "},\n";
+  rest << "  };\n  return tables;\n}\n\n}  // namespace zkrv::opt::air\n";
+  cpp_text += rest.str();
+
+  for (const auto& [name, text] : {std::pair{std::string("air_generated.inc"), inc.str()},
+                                   std::pair{std::string("air_generated.cpp"), cpp_text},
+                                   std::pair{std::string("air_generated_avx512.cpp"), avx.str()}})
+    if (!write_if_changed(dir + "/" + name, text)) {
+      std::cerr << "zkrv-air-codegen: cannot write " << dir << "/" << name << "\n";
+      return 66;
+    }
   return 0;
 }

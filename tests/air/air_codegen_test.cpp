@@ -10,6 +10,7 @@
 
 #include "optimized/air/air_eval.h"
 #include "optimized/exec/fast_executor.h"
+#include "optimized/simd/simd.h"
 #include "optimized/air/check.h"
 #include "reference/air/check.h"
 #include "reference/air/trace.h"
@@ -101,16 +102,32 @@ void compare(size_t t, const std::vector<std::vector<ref::Fp>>& columns, size_t 
   }
 }
 
+// Every SIMD level the machine has: the one-row code, and eight rows at a time with AVX-512
+// (with the rows whose next row wraps around done one at a time).
+std::vector<opt::SimdLevel> levels() {
+  std::vector<opt::SimdLevel> v{opt::SimdLevel::kScalar};
+  if (opt::cpu_simd_level() == opt::SimdLevel::kAvx512) v.push_back(opt::SimdLevel::kAvx512);
+  return v;
+}
+struct SimdScope {
+  explicit SimdScope(opt::SimdLevel l) : saved(opt::simd_level()) { opt::set_simd_level(l); }
+  ~SimdScope() { opt::set_simd_level(saved); }
+  opt::SimdLevel saved;
+};
+
 TEST(AirCodegen, EqualsTheReferenceAtRandomPoints) {
   Rng rng{std::mt19937_64(2026)};
   const auto& tables = rs::air_layout().tables;
   ASSERT_EQ(opt::air::generated_tables().size(), tables.size());
-  for (size_t t = 0; t < tables.size(); ++t) {
-    const size_t n = 16;
-    std::vector<std::vector<ref::Fp>> columns(tables[t].columns, std::vector<ref::Fp>(n));
-    for (auto& c : columns)
-      for (auto& v : c) v = rng.fp();
-    compare(t, columns, n, 4, rng, "random");
+  for (const auto level : levels()) {
+    SimdScope scope(level);
+    for (size_t t = 0; t < tables.size(); ++t)
+      for (const size_t n : {16u, 64u}) {
+        std::vector<std::vector<ref::Fp>> columns(tables[t].columns, std::vector<ref::Fp>(n));
+        for (auto& c : columns)
+          for (auto& v : c) v = rng.fp();
+        compare(t, columns, n, 4, rng, std::string("random, ") + opt::simd_level_name(level));
+      }
   }
 }
 
@@ -135,7 +152,10 @@ TEST(AirCodegen, EqualsTheReferenceOnRealTraces) {
       std::vector<std::vector<ref::Fp>> columns(tables[t].columns, std::vector<ref::Fp>(n));
       for (size_t r = 0; r < n; ++r)
         for (size_t c = 0; c < tables[t].columns; ++c) columns[c][r] = ref::Fp::from_u64(tt.rows[r][c]);
-      compare(t, columns, n, 1, rng, name);
+      for (const auto level : levels()) {
+        SimdScope scope(level);
+        compare(t, columns, n, 1, rng, name + ", " + opt::simd_level_name(level));
+      }
     }
   }
 }
