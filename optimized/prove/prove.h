@@ -1,0 +1,27 @@
+#pragma once
+// The optimized prover (spec/protocol.md §8): the reference prover's protocol, step for step,
+// with the STARK core's fast parts (threaded NTT/LDE, Keccak, Merkle and FRI folds) and the
+// constraint evaluator generated from the spec (optimized/air). It writes exactly the
+// reference prover's bytes for every trace, option set and thread count; tests/prove checks
+// that and names the first item that differs.
+
+#include <functional>
+#include <string_view>
+
+#include "reference/air/trace.h"
+#include "spec/isa.h"
+#include "spec/stark.h"
+
+namespace zkrv::opt::prove {
+
+// Called after each stage with its name and seconds.
+using Progress = std::function<void(std::string_view stage, double seconds)>;
+
+// As ref::prove::prove_unchecked: the trace is proven as it is (a dishonest one gives a proof
+// the verifier rejects). threads = 0: all cores. Throws std::invalid_argument on options or
+// table shapes the protocol does not allow.
+spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const ref::air::AirTrace& trace,
+                                 const spec::StarkOptions& options, unsigned threads = 0,
+                                 const Progress& progress = {});
+
+}  // namespace zkrv::opt::prove
