@@ -172,8 +172,26 @@ class Stopwatch {
 
 }  // namespace
 
+namespace {
+spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::AirTrace& trace,
+                            ref::air::AirTrace* consume, const spec::StarkOptions& options, unsigned threads,
+                            const Progress& progress);
+}  // namespace
+
 spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const ref::air::AirTrace& trace,
                                  const spec::StarkOptions& options, unsigned threads, const Progress& progress) {
+  return prove_impl(image, trace, nullptr, options, threads, progress);
+}
+spec::StarkProof prove_unchecked_consuming(const spec::ProgramImage& image, ref::air::AirTrace&& trace,
+                                           const spec::StarkOptions& options, unsigned threads,
+                                           const Progress& progress) {
+  return prove_impl(image, trace, &trace, options, threads, progress);
+}
+
+namespace {
+spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::AirTrace& trace,
+                            ref::air::AirTrace* consume, const spec::StarkOptions& options, unsigned threads,
+                            const Progress& progress) {
   if (auto why = spec::check_options(options)) throw std::invalid_argument("proof options: " + *why);
   threads = resolve_threads(threads);
   const rs::AirLayout& layout = rs::air_layout();
@@ -202,6 +220,7 @@ spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const ref::air
       for (size_t r = 0; r < d.h; ++r) d.trace[c][r] = Fp::from_u64(tt.rows[r][k]);
     }
     proof.statement.log_heights.push_back(static_cast<uint8_t>(d.log_h));
+    if (consume && tl.name != "output") std::vector<std::vector<uint64_t>>().swap(consume->table(tl.name).rows);
     log_max = std::max(log_max, d.log_h);
     log_min = std::min(log_min, d.log_h);
     if (tl.chunks > blowup) throw std::invalid_argument("table " + tl.name + " needs a larger blowup");
@@ -545,5 +564,6 @@ spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const ref::air
   clock.lap("queries");
   return proof;
 }
+}  // namespace
 
 }  // namespace zkrv::opt::prove

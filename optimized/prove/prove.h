@@ -23,5 +23,9 @@ using Progress = std::function<void(std::string_view stage, double seconds)>;
 spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const ref::air::AirTrace& trace,
                                  const spec::StarkOptions& options, unsigned threads = 0,
                                  const Progress& progress = {});
+// The same proof; the trace's rows are released as soon as their columns are copied.
+spec::StarkProof prove_unchecked_consuming(const spec::ProgramImage& image, ref::air::AirTrace&& trace,
+                                           const spec::StarkOptions& options, unsigned threads = 0,
+                                           const Progress& progress = {});
 
 }  // namespace zkrv::opt::prove

@@ -38,7 +38,8 @@ inline constexpr uint64_t kMaxElfBytes = uint64_t{1} << 30;
 int load_guest(const std::string& program, const std::string& input_path, uint64_t max_input, Guest& out);
 
 struct ProveArgs {
-  std::string program, input, out, security = "provable";
+  std::string program, input, out, security = "provable", prover = "optimized";
+  unsigned threads = 0;
   uint64_t max_cycles = uint64_t{1} << 22;
   uint64_t seed = 0;
   bool json = false, quiet = false;

@@ -11,6 +11,7 @@
 
 #include "optimized/exec/fast_executor.h"
 #include "reference/air/check.h"
+#include "optimized/prove/prove.h"
 #include "reference/prove/prove.h"
 #include "reference/stark/air.h"
 #include "tools/common/files.h"
@@ -58,6 +59,11 @@ CLI::App* add_prove(CLI::App& app, ProveArgs& a) {
   p->add_option("--max-cycles", a.max_cycles, "refuse runs longer than N cycles")->capture_default_str()
       ->check(uint_range(1, kMaxU64));
   p->add_option("--random-seed", a.seed, "seed of zkvm_random_u64")->capture_default_str()->check(uint_range(0, kMaxU64));
+  p->add_option("--prover", a.prover, "optimized (threaded, the generated evaluator) or reference (plain, "
+                                      "single-threaded): the same proof bytes")
+      ->capture_default_str()->check(CLI::IsMember({"optimized", "reference"}));
+  p->add_option("--threads", a.threads, "optimized prover: threads (0: every core)")->capture_default_str()
+      ->check(uint_range(0, 1024));
   p->add_flag("--json", a.json, "print the summary as JSON on stdout");
   p->add_flag("-q,--quiet", a.quiet, "no stage lines on stderr");
   p->footer("Prints one line per stage on stderr (execute, trace, check, commit, logup, quotient, ood, deep, fri,\n"
@@ -115,7 +121,7 @@ int cmd_prove(const ProveArgs& a) {
       have = static_cast<double>(as.rlim_cur), what = "the address-space limit (ulimit -v) is";
     char buf[200];
     if (need > have) {
-      std::snprintf(buf, sizeof buf, "this run needs about %.1f GB to prove with the reference prover; %s %.1f GB",
+      std::snprintf(buf, sizeof buf, "this run needs about %.1f GB to prove; %s %.1f GB",
                     need / 1e9, what.c_str(), have / 1e9);
       return fail(kOutOfMemory, buf);
     }
@@ -123,8 +129,10 @@ int cmd_prove(const ProveArgs& a) {
     progress(buf);
   }
   const uint64_t cycles = run.cycles;
-  const auto proof = ref::prove::prove_unchecked_consuming(g.image, std::move(trace), options,
-                                                           [&](std::string_view s, double) { stage(s); });
+  const auto progress = [&](std::string_view s, double) { stage(s); };
+  const auto proof = a.prover == "reference"
+                         ? ref::prove::prove_unchecked_consuming(g.image, std::move(trace), options, progress)
+                         : opt::prove::prove_unchecked_consuming(g.image, std::move(trace), options, a.threads, progress);
   const auto bytes = spec::encode_stark_proof(proof);
   if (auto err = tools::write_file_atomic(out, bytes); !err.empty()) return fail(kIoError, err);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
