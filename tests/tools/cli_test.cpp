@@ -257,6 +257,13 @@ TEST_F(Cli, ProveAndVerifyAcceptOnlyTheGivenStatement) {
   EXPECT_NE(p.out.find("exit code 42, 2 output bytes"), std::string::npos) << p.out;
   EXPECT_NE(p.err.find("zkrv: quotient"), std::string::npos) << p.err;  // one line per stage
   ASSERT_TRUE(fs::exists(proof));
+  // the reference prover writes the same bytes
+  const std::string ref_proof = (dir_ / "p-ref.proof").string();
+  auto pr = zkrv("prove " + elf + " -o " + ref_proof + " --security conjectured --prover reference --quiet");
+  ASSERT_EQ(pr.code, 0) << pr.err;
+  auto slurp = [](const std::string& f) { std::stringstream ss; ss << std::ifstream(f, std::ios::binary).rdbuf(); return ss.str(); };
+  EXPECT_EQ(slurp(ref_proof), slurp(proof));
+  EXPECT_EQ(zkrv("prove " + elf + " --prover fast").code, cli::kUsage);
   auto v = zkrv("verify " + proof + " --program " + elf);  // the exit code defaults to 0
   EXPECT_EQ(v.code, 1);
   EXPECT_NE(v.out.find("rejected: statement: the proof claims exit code 42, expected 0"), std::string::npos) << v.out;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/air/trace.h"
 #include "spec/isa.h"
 
 namespace zkrv::cli {
@@ -36,6 +37,12 @@ struct Guest {
 };
 inline constexpr uint64_t kMaxElfBytes = uint64_t{1} << 30;
 int load_guest(const std::string& program, const std::string& input_path, uint64_t max_input, Guest& out);
+
+// The generated evaluator's check of a built trace (optimized/air/check.h): true when every
+// constraint holds and every bus balances, with the reference checker's summary line. With
+// consume_rows, each table's rows are freed once its columns exist. A false answer is then
+// explained by ref::air::check_trace.
+bool fast_trace_check(ref::air::AirTrace& trace, bool consume_rows, std::string* summary);
 
 struct ProveArgs {
   std::string program, input, out, security = "provable", prover = "optimized";

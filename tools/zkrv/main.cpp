@@ -207,34 +207,6 @@ struct CheckArgs {
   bool quiet = false, reference = false;
 };
 
-// The generated evaluator's check (optimized/air/check.h) of a built trace: true when every
-// constraint holds and every bus balances. The summary matches the reference's.
-// It consumes the trace's rows: each table's rows are freed as soon as its columns exist.
-bool fast_check(zkrv::ref::air::AirTrace& trace, std::string& summary) {
-  using namespace zkrv;
-  const auto& code = opt::air::generated_tables();
-  std::vector<opt::air::TableColumns> tables(code.size());
-  for (size_t t = 0; t < code.size(); ++t) {
-    auto& rows = trace.table(code[t].name).rows;
-    tables[t] = opt::air::columns_from_rows(rows, code[t].columns);
-    std::vector<std::vector<uint64_t>>().swap(rows);
-  }
-  std::vector<opt::Fp> publics;
-  for (const auto& name : ref::stark::air_layout().publics) publics.push_back(opt::Fp::from_u64(trace.publics.at(name)));
-  const uint64_t seed = std::random_device{}() * uint64_t{0x100000001} ^ std::random_device{}();
-  const auto r = opt::air::fast_check(tables, publics, seed);
-  if (!r.ok()) return false;
-  size_t constraints = 0;
-  std::set<uint64_t> buses;
-  for (const auto& tc : code) {
-    constraints += tc.constraints;
-    buses.insert(tc.tags, tc.tags + tc.interactions);
-  }
-  summary = std::to_string(constraints) + " constraints on " + std::to_string(r.rows) + " rows in " +
-            std::to_string(code.size()) + " tables hold; " + std::to_string(buses.size()) + " buses balance";
-  return true;
-}
-
 // zkrv check: execute, build the AIR tables, check every constraint and bus with the reference
 // evaluator, and check that the spec's own expressions agree with it on every row.
 int cmd_check(const CheckArgs& a) {
@@ -267,7 +239,7 @@ int cmd_check(const CheckArgs& a) {
   const uint64_t exit_code = trace.publics.at("exit_code");
   std::string summary;
   const bool fast = !a.reference && a.spec_dir.empty();
-  if (!fast || !fast_check(trace, summary)) {
+  if (!fast || !cli::fast_trace_check(trace, true, &summary)) {
     // The reference path: the hand-written evaluator, then the spec's expressions interpreted
     // beside it; and the detailed report of a failure the fast check found (which consumed the
     // rows: the run is replayed, deterministically, to rebuild them).
