@@ -1,6 +1,6 @@
 // The optimized prover: reference/prove/prove.cpp's steps, in the same order, on the fast parts.
 // Field arithmetic is exact, so every value equals the reference's whatever the evaluation order
-// or thread count; only the Fiat–Shamir transcript (ref::Transcript, cheap) is shared.
+// or thread count. The transcript is opt::Transcript (the reference's bytes, threaded grinding).
 #include "optimized/prove/prove.h"
 
 #include <chrono>
@@ -15,7 +15,7 @@
 #include "optimized/merkle/merkle.h"
 #include "optimized/ntt/ntt.h"
 #include "reference/stark/air.h"
-#include "reference/transcript/transcript.h"
+#include "optimized/transcript/transcript.h"
 #include "spec/air/embedded.h"
 
 namespace zkrv::opt::prove {
@@ -36,7 +36,9 @@ Fp3 embed(Fp x) { return {{x, Fp(), Fp()}}; }
 
 void put_fp(std::vector<uint8_t>& b, Fp x) {
   const uint64_t v = x.value();
-  for (int k = 0; k < 8; ++k) b.push_back(static_cast<uint8_t>(v >> (8 * k)));
+  uint8_t bytes[8];
+  for (int k = 0; k < 8; ++k) bytes[k] = static_cast<uint8_t>(v >> (8 * k));
+  b.insert(b.end(), bytes, bytes + 8);
 }
 
 // protocol:merkle:mixed, threaded: the same root and openings as ref::MixedMerkleTree.
@@ -51,21 +53,35 @@ class MixedTree {
     }
     if (n < 2) throw std::invalid_argument("mixed Merkle: the tallest matrix needs at least 2 rows");
     std::vector<Digest> level(n / 2);
-    parallel_for(n / 2, threads, [&](size_t b, size_t e) {
-      std::vector<uint8_t> buf;
-      for (size_t i = b; i < e; ++i) {
-        buf.assign(1, 0x00);
-        for (const auto& m : m_) {
-          const size_t h = m.front()->size();
-          if (h == n)
-            for (size_t r : {i, i + n / 2})
-              for (const Column* c : m) put_fp(buf, (*c)[r]);
-          else if (h == n / 2)
-            for (const Column* c : m) put_fp(buf, (*c)[i]);
+    // Leaves eight at a time (keccak256_x8: they all have the same length), in blocks of eight
+    // so that every thread's range is whole groups.
+    const size_t leaves = n / 2, groups = (leaves + 7) / 8;
+    parallel_for(groups, threads, [&](size_t gb, size_t ge) {
+      std::vector<uint8_t> buf[8];
+      for (size_t g = gb; g < ge; ++g) {
+        const size_t first = 8 * g, count = std::min<size_t>(8, leaves - first);
+        for (size_t k = 0; k < count; ++k) {
+          const size_t i = first + k;
+          auto& b = buf[k];
+          b.assign(1, 0x00);
+          for (const auto& m : m_) {
+            const size_t h = m.front()->size();
+            if (h == n)
+              for (size_t r : {i, i + n / 2})
+                for (const Column* c : m) put_fp(b, (*c)[r]);
+            else if (h == n / 2)
+              for (const Column* c : m) put_fp(b, (*c)[i]);
+          }
         }
-        level[i] = keccak256(buf);
+        if (count == 8) {
+          const uint8_t* msgs[8];
+          for (size_t k = 0; k < 8; ++k) msgs[k] = buf[k].data();
+          keccak256_x8(msgs, buf[0].size(), &level[first]);
+        } else {
+          for (size_t k = 0; k < count; ++k) level[first + k] = keccak256(buf[k]);
+        }
       }
-    });
+    }, 8);
     levels_.push_back(std::move(level));
     for (size_t w = n / 4; w >= 1; w /= 2) {
       const auto& below = levels_.back();
@@ -234,7 +250,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::Air
   }
   std::vector<Fp> publics;
   for (const std::string& name : layout.publics) publics.push_back(Fp::from_u64(trace.publics.at(name)));
-  ref::Transcript tr("zkrv-stark-v1");
+  Transcript tr("zkrv-stark-v1");
   tr.absorb("statement", spec::encode_statement(options, proof.statement));
 
   // spec: protocol:stark:main
@@ -256,7 +272,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::Air
   clock.lap("commit");
 
   // spec: protocol:stark:logup
-  const ref::Fp3 alpha_lu = tr.squeeze_ext("logup-alpha"), beta_lu = tr.squeeze_ext("logup-beta");
+  const Fp3 alpha_lu = tr.squeeze_ext("logup-alpha"), beta_lu = tr.squeeze_ext("logup-beta");
   for (size_t t = 0; t < T; ++t) {
     const rs::TableLayout& tl = layout.tables[t];
     TableData& d = td[t];
@@ -268,8 +284,8 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::Air
     args.columns = cols.data();
     args.n = d.h;
     args.publics = publics.data();
-    args.lu_alpha = to_opt(alpha_lu);
-    args.lu_beta = to_opt(beta_lu);
+    args.lu_alpha = alpha_lu;
+    args.lu_beta = beta_lu;
     // each fraction column: numerator and denominator per row, then one batch inversion
     std::vector<std::vector<Fp3>> num(F, std::vector<Fp3>(d.h)), den(F, std::vector<Fp3>(d.h));
     parallel_for(d.h, threads, [&](size_t b, size_t e) {
@@ -320,7 +336,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::Air
   }
   for (const TableData& d : td) {
     proof.terminal_sums.push_back(raw(d.terminal));
-    tr.absorb_ext("logup-sum", to_ref(d.terminal));
+    tr.absorb_ext("logup-sum", d.terminal);
   }
   for (size_t t = 0; t < T; ++t) {
     mats[t].clear();
@@ -332,7 +348,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::Air
   clock.lap("logup");
 
   // spec: protocol:stark:quotient
-  const ref::Fp3 alpha = tr.squeeze_ext("constraint-alpha");
+  const ref::Fp3 alpha = to_ref(tr.squeeze_ext("constraint-alpha"));
   for (size_t t = 0; t < T; ++t) {
     const rs::TableLayout& tl = layout.tables[t];
     TableData& d = td[t];
@@ -370,8 +386,8 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::Air
     a.n = d.n;
     a.next = blowup;
     a.publics = publics.data();
-    a.lu_alpha = to_opt(alpha_lu);
-    a.lu_beta = to_opt(beta_lu);
+    a.lu_alpha = alpha_lu;
+    a.lu_beta = beta_lu;
     a.terminal = d.terminal;
     a.powers = powers.data();
     a.sel_first = first.data();
@@ -409,7 +425,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::Air
   // spec: protocol:stark:ood
   ref::Fp3 zeta_ref;
   do {
-    zeta_ref = tr.squeeze_ext("ood-point");
+    zeta_ref = to_ref(tr.squeeze_ext("ood-point"));
   } while (!rs::ood_point_ok(zeta_ref, proof.statement.log_heights, lb));
   const Fp3 zeta = to_opt(zeta_ref);
   std::map<std::pair<unsigned, int>, std::vector<Fp3>> weights;
@@ -451,7 +467,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::Air
   clock.lap("ood");
 
   // spec: protocol:stark:deep
-  const Fp3 gamma = to_opt(tr.squeeze_ext("deep-gamma"));
+  const Fp3 gamma = tr.squeeze_ext("deep-gamma");
   std::map<unsigned, std::vector<Fp3>> deep;
   {
     Fp3 power = embed(kOne);
@@ -514,13 +530,13 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::Air
       proof.fri_roots.push_back(fri_trees.back().root());
       tr.absorb_digest("fri-layer-root", proof.fri_roots.back());
     }
-    const Fp3 beta = to_opt(tr.squeeze_ext("fri-fold"));
+    const Fp3 beta = tr.squeeze_ext("fri-fold");
     std::vector<Fp3> next(half);
     fri_fold_layer(g, 1, s, beta, next, threads);
     s = s * s;
     const unsigned log_h_next = log_max - l - 1;
     if (deep.count(log_h_next)) {
-      const Fp3 lambda = to_opt(tr.squeeze_ext("fri-inject"));
+      const Fp3 lambda = tr.squeeze_ext("fri-inject");
       const auto& in = deep[log_h_next];
       for (size_t i = 0; i < half; ++i) next[i] = next[i] + lambda * in[i];
     }
@@ -538,7 +554,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::Air
   clock.lap("fri");
 
   // spec: protocol:stark:queries
-  proof.pow_nonce = tr.grind(options.pow_bits);
+  proof.pow_nonce = tr.grind(options.pow_bits, threads);
   {
     std::vector<uint8_t> b;
     for (int k = 0; k < 8; ++k) b.push_back(static_cast<uint8_t>(proof.pow_nonce >> (8 * k)));
