@@ -25,10 +25,12 @@
 #include <thread>
 
 #include "optimized/exec/fast_executor.h"
+#include "optimized/prove/prove.h"
 #include "reference/air/check.h"
 #include "reference/air/interpret.h"
 #include "reference/elf/elf_loader.h"
 #include "reference/field/goldilocks.h"
+#include "reference/verify/verify.h"
 #include "spec/air/spec.h"
 
 namespace zkrv::ref::air {
@@ -3506,6 +3508,73 @@ TEST(Air, EveryMutationIsRejectedByItsId) {
 // one check per mutation decides it for every X at once. The survivors are the constraints that
 // other constraints already imply, or for which no single-constraint attack is known (each listed
 // with the reason in its table's "Adequacy" section).
+// The program image a base trace was built from, read back from its preprocessed tables
+// (segments, image, program) and its entry: what the verifier is given as the statement's ELF.
+spec::ProgramImage image_of(const AirTrace& t) {
+  spec::ProgramImage img;
+  img.entry = t.publics.at("entry");
+  std::map<uint64_t, uint8_t> bytes;
+  const auto& im = t.table("image");
+  for (const auto& row : im.rows)
+    if (row[im.col("addr")] != 0) bytes[row[im.col("addr")]] = static_cast<uint8_t>(row[im.col("value")]);
+  std::set<uint64_t> code;
+  const auto& pr = t.table("program");
+  for (const auto& row : pr.rows) code.insert(row[pr.col("pc")]);
+  const auto& sg = t.table("segments");
+  for (const auto& row : sg.rows) {
+    const uint64_t start = row[sg.col("start")], file_end = row[sg.col("file_end")], end = row[sg.col("end")];
+    if (end <= start) continue;
+    spec::Segment s{start, end - start, spec::kFlagR, {}};
+    if (row[sg.col("w")]) s.flags |= spec::kFlagW;
+    if (code.lower_bound(start) != code.end() && *code.lower_bound(start) < end) s.flags |= spec::kFlagX;
+    for (uint64_t a = start; a < file_end; ++a) s.data.push_back(bytes.at(a));
+    img.segments.push_back(std::move(s));
+  }
+  return img;
+}
+
+// Soundness against dishonest traces (protocol:stark:verify_*): the optimized prover proves a
+// trace as it is, so it proves every mutated trace of the negative suite; the verifier, given
+// the base program, must reject every one of those proofs. The default run proves every 12th
+// mutation (each proof costs about half a second, mostly the fixed 2^16-row tables); with
+// ZKRV_AIR_PROVE_ALL=1 (ctest label long) it proves them all.
+TEST(Air, TheVerifierRejectsAProofOfEveryMutation) {
+  const auto muts = mutations();
+  const bool all = std::getenv("ZKRV_AIR_PROVE_ALL") != nullptr;
+  const spec::StarkOptions o{2, 8, 0, 3};  // rejections come from the statement, logup and ood checks, not from query luck
+  size_t proved = 0, unprovable = 0;
+  std::map<std::string, size_t> by_stage;
+  std::set<Mutation::Base> honest_checked;
+  for (size_t i = 0; i < muts.size(); ++i) {
+    if (!all && i % 12 != 0) continue;
+    const Mutation& mu = muts[i];
+    const AirTrace base = mu.start();
+    const spec::ProgramImage image = image_of(base);
+    if (honest_checked.insert(mu.base).second) {  // the reconstruction is right: the honest proof verifies
+      const auto honest = zkrv::opt::prove::prove_unchecked(image, base, o, 2);
+      const auto v = ref::verify::verify(honest, {&image, honest.statement.exit_code, nullptr});
+      ASSERT_TRUE(v.ok()) << "base of " << mu.expect << ": " << v.rejection->what;
+    }
+    AirTrace t = base;
+    if (!mu.apply(t)) continue;
+    std::optional<spec::StarkProof> proof;
+    try {
+      proof = zkrv::opt::prove::prove_unchecked(image, t, o, 2);
+    } catch (const std::invalid_argument&) {  // a table height that is not a power of two: no proof exists
+      ++unprovable;
+      continue;
+    }
+    const auto v = ref::verify::verify(*proof, {&image, proof->statement.exit_code, nullptr});
+    EXPECT_FALSE(v.ok()) << mu.expect << " (" << mu.what << "): a proof of the mutated trace verifies";
+    if (!v.ok()) ++by_stage[ref::verify::stage_name(v.rejection->stage)];
+    ++proved;
+  }
+  std::printf("%zu mutated traces proved, every proof rejected; %zu cannot be proven (a height not a power of two)\n",
+              proved, unprovable);
+  for (const auto& [stage, n] : by_stage) std::printf("  rejected at %s: %zu\n", stage.c_str(), n);
+  EXPECT_GE(proved + unprovable, all ? muts.size() * 9 / 10 : muts.size() / 12 - 2);
+}
+
 TEST(Air, AdequacyKillRate) {
   const auto muts = mutations();
   std::vector<const spec::air::Constraint*> all;
