@@ -3,7 +3,6 @@
 // or thread count. The transcript is opt::Transcript (the reference's bytes, threaded grinding).
 #include "optimized/prove/prove.h"
 
-#include <chrono>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -14,6 +13,7 @@
 #include "optimized/hash/keccak.h"
 #include "optimized/merkle/merkle.h"
 #include "optimized/ntt/ntt.h"
+#include "reference/prove/stopwatch.h"
 #include "reference/stark/air.h"
 #include "optimized/transcript/transcript.h"
 #include "spec/air/embedded.h"
@@ -22,6 +22,7 @@ namespace zkrv::opt::prove {
 namespace {
 
 namespace rs = ref::stark;
+using ref::prove::Stopwatch;
 using Column = std::vector<Fp>;
 
 const Fp kOne = Fp::from_u64(1);
@@ -171,20 +172,6 @@ Fp3 at(const Column& col, const std::vector<Fp3>& weights) {
   for (size_t i = 0; i < col.size(); ++i) s = s + weights[i] * col[i];
   return s;
 }
-
-class Stopwatch {
- public:
-  explicit Stopwatch(const Progress& p) : p_(p), t_(std::chrono::steady_clock::now()) {}
-  void lap(std::string_view stage) {
-    const auto now = std::chrono::steady_clock::now();
-    if (p_) p_(stage, std::chrono::duration<double>(now - t_).count());
-    t_ = now;
-  }
-
- private:
-  const Progress& p_;
-  std::chrono::steady_clock::time_point t_;
-};
 
 }  // namespace
 
@@ -338,11 +325,15 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::Air
     proof.terminal_sums.push_back(raw(d.terminal));
     tr.absorb_ext("logup-sum", d.terminal);
   }
-  for (size_t t = 0; t < T; ++t) {
-    mats[t].clear();
-    for (const auto& c : td[t].aux_lde) mats[t].push_back(&c);
-  }
-  const MixedTree aux_tree(mats, threads);
+  // One mixed tree over a set of every table's columns (aux, quotient).
+  auto tree_of = [&](std::vector<Column> TableData::*set) {
+    for (size_t t = 0; t < T; ++t) {
+      mats[t].clear();
+      for (const auto& c : td[t].*set) mats[t].push_back(&c);
+    }
+    return MixedTree(mats, threads);
+  };
+  const MixedTree aux_tree = tree_of(&TableData::aux_lde);
   proof.aux_root = aux_tree.root();
   tr.absorb_digest("aux-root", proof.aux_root);
   clock.lap("logup");
@@ -413,11 +404,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::Air
     d.q_lde.resize(d.q_coeffs.size());
     for (size_t k = 0; k < d.q_coeffs.size(); ++k) d.q_lde[k] = coset_evals(d.q_coeffs[k], d.n, d.shift, threads);
   }
-  for (size_t t = 0; t < T; ++t) {
-    mats[t].clear();
-    for (const auto& c : td[t].q_lde) mats[t].push_back(&c);
-  }
-  const MixedTree q_tree(mats, threads);
+  const MixedTree q_tree = tree_of(&TableData::q_lde);
   proof.quotient_root = q_tree.root();
   tr.absorb_digest("quotient-root", proof.quotient_root);
   clock.lap("quotient");

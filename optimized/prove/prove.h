@@ -5,17 +5,14 @@
 // reference prover's bytes for every trace, option set and thread count; tests/prove checks
 // that and names the first item that differs.
 
-#include <functional>
-#include <string_view>
-
 #include "reference/air/trace.h"
+#include "reference/prove/stopwatch.h"
 #include "spec/isa.h"
 #include "spec/stark.h"
 
 namespace zkrv::opt::prove {
 
-// Called after each stage with its name and seconds.
-using Progress = std::function<void(std::string_view stage, double seconds)>;
+using Progress = ref::prove::Progress;  // called after each stage with its name and seconds
 
 // As ref::prove::prove_unchecked: the trace is proven as it is (a dishonest one gives a proof
 // the verifier rejects). threads = 0: all cores. Throws std::invalid_argument on options or

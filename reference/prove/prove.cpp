@@ -1,7 +1,6 @@
 // The reference prover, step by step in the order of spec/protocol.md §8 (protocol:stark:*).
 #include "reference/prove/prove.h"
 
-#include <chrono>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -10,6 +9,7 @@
 #include "reference/merkle/merkle.h"
 #include "reference/merkle/mixed.h"
 #include "reference/ntt/ntt.h"
+#include "reference/prove/stopwatch.h"
 #include "reference/stark/air.h"
 #include "reference/transcript/transcript.h"
 #include "spec/air/embedded.h"
@@ -69,20 +69,6 @@ std::vector<Fp> coset_coeffs(const std::vector<Fp>& evals, Fp shift) {
   for (Fp& x : c) x = x * s, s = s * inv;
   return c;
 }
-
-class Stopwatch {
- public:
-  explicit Stopwatch(const Progress& p) : p_(p), t_(std::chrono::steady_clock::now()) {}
-  void lap(std::string_view stage) {
-    const auto now = std::chrono::steady_clock::now();
-    if (p_) p_(stage, std::chrono::duration<double>(now - t_).count());
-    t_ = now;
-  }
-
- private:
-  const Progress& p_;
-  std::chrono::steady_clock::time_point t_;
-};
 
 }  // namespace
 
