@@ -82,6 +82,13 @@ using CheckFn = RowFailure (*)(const CheckArgs&, size_t begin, size_t end);
 // den[(i − begin) · I + k], mult[(i − begin) · I + k] for interaction k of I.
 using LogupFn = void (*)(const CheckArgs&, size_t begin, size_t end, Fp3* den, Fp* mult);
 
+// The sends on the lookup buses (byte, range16, and8, program, segment, image, pow2: the buses
+// whose receiving table counts its tuples in a multiplicity column) on rows [begin, end): the
+// tuple of send k of S, zero-padded to kLookupArity values, at tuple[((i − begin) · S + k) ·
+// kLookupArity + v], its multiplicity at mult[(i − begin) · S + k]. The trace builder counts them.
+constexpr size_t kLookupArity = 5;
+using SendFn = void (*)(const CheckArgs&, size_t begin, size_t end, Fp* tuple, Fp* mult);
+
 struct TableCode {
   const char* name;
   size_t columns, aux_width, combined_constraints;
@@ -91,6 +98,9 @@ struct TableCode {
   size_t interactions;
   const uint64_t* tags;  // per interaction: its bus's index in air.md
   LogupFn logup;
+  size_t sends;               // lookup-bus sends
+  const uint64_t* send_tags;  // per send: its bus's index in air.md
+  SendFn send;
 };
 // Spec order, as ref::stark::air_layout().tables.
 const std::vector<TableCode>& generated_tables();

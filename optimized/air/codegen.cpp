@@ -20,7 +20,9 @@
 #include <tuple>
 #include <vector>
 
+#include "optimized/air/air_eval.h"
 #include "reference/stark/air.h"
+#include "spec/air/embedded.h"
 
 namespace {
 
@@ -264,6 +266,81 @@ void logup_function(std::ostream& out, const TableLayout& t) {
   out << "  }\n}\n\n";
 }
 
+// The buses whose receiving table counts its tuples (air_eval.h, SendFn).
+bool is_lookup_bus(uint64_t tag) {
+  static const char* const kLookups[] = {"byte", "range16", "and8", "program", "segment", "image", "pow2"};
+  const std::string& name = zkrv::spec::air::embedded_spec().buses.at(tag).name;
+  return std::find(std::begin(kLookups), std::end(kLookups), name) != std::end(kLookups);
+}
+std::vector<size_t> lookup_sends(const TableLayout& t) {
+  std::vector<size_t> out;
+  for (size_t k = 0; k < t.interactions.size(); ++k)
+    if (t.interactions[k].send && is_lookup_bus(t.interactions[k].tag)) out.push_back(k);
+  return out;
+}
+
+// On the trace domain: each lookup send's tuple and multiplicity (air_eval.h, SendFn).
+void send_function(std::ostream& out, const TableLayout& t) {
+  const std::vector<size_t> sends = lookup_sends(t);
+  std::ostringstream body;
+  Dag dag(body);
+  const size_t S = sends.size(), A = zkrv::opt::air::kLookupArity;
+  for (size_t s = 0; s < S; ++s) {
+    const auto& in = t.interactions[sends[s]];
+    if (in.tuple.size() > A) {
+      std::cerr << "zkrv-air-codegen: " << in.id << " has more than " << A << " tuple values\n";
+      std::exit(65);
+    }
+    std::vector<std::string> values;  // emitted first: emit() writes the nodes it needs
+    for (size_t v = 0; v < A; ++v) values.push_back(v < in.tuple.size() ? dag.emit(in.tuple[v]) : std::string("Fp()"));
+    const std::string m = dag.emit(in.mult);
+    for (size_t v = 0; v < A; ++v)
+      body << "    tuple[(r * " << S << " + " << s << ") * " << A << " + " << v << "] = " << values[v] << ";\n";
+    body << "    mult[r * " << S << " + " << s << "] = " << m << ";  // " << in.id << "\n";
+  }
+  out << "void send_" << ident(t.name) << "(const CheckArgs& a, size_t begin, size_t end, Fp* tuple, Fp* mult) {\n";
+  out << "  const Fp* const* col = a.columns;\n  const Fp* pub = a.publics;\n  (void)col; (void)pub; (void)tuple; (void)mult;\n";
+  out << "  const size_t mask = a.n - 1;\n  (void)mask;\n";
+  out << "  for (size_t i = begin; i < end; ++i) {\n    const size_t j = (i + 1) & mask, r = i - begin;\n    (void)j; (void)r;\n";
+  out << body.str();
+  out << "  }\n}\n";
+  out << "const uint64_t send_tags_" << ident(t.name) << "[] = {";
+  for (size_t s = 0; s < S; ++s) out << (s ? ", " : "") << t.interactions[sends[s]].tag;
+  out << (S ? "" : "0") << "};\n\n";
+}
+
+// C++ keywords that a column may be named (an underscore is appended).
+std::string member(const std::string& name) {
+  static const char* const kKeywords[] = {"and", "or", "not", "xor", "new", "delete", "short", "long", "int", "char",
+                                          "bool", "this", "case", "do", "for", "if", "else", "while", "return", "auto",
+                                          "default", "double", "float", "signed", "unsigned", "const", "static", "union",
+                                          "struct", "class", "enum", "switch", "goto", "register", "void", "true",
+                                          "false", "try", "catch", "throw", "friend", "inline", "operator", "private",
+                                          "public", "protected", "template", "typename", "virtual", "volatile",
+                                          "bitand", "bitor", "compl", "break", "continue", "sizeof", "extern"};
+  const std::string s = ident(name);
+  return std::find(std::begin(kKeywords), std::end(kKeywords), s) != std::end(kKeywords) ? s + "_" : s;
+}
+
+// air_columns.h: each table's index in spec order and each column's index in its table, as
+// constants, for code that fills traces (optimized/trace).
+std::string columns_header() {
+  const auto& sp = zkrv::spec::air::embedded_spec();
+  std::ostringstream h;
+  h << "#pragma once\n// Table and column indices (spec order) of spec/tables.\n#include <cstddef>\n\n"
+    << "namespace zkrv::opt::air::cols {\n\n";
+  h << "namespace table {\n";
+  for (size_t t = 0; t < sp.tables.size(); ++t) h << "inline constexpr size_t " << member(sp.tables[t].name) << " = " << t << ";\n";
+  h << "inline constexpr size_t count = " << sp.tables.size() << ";\n}  // namespace table\n\n";
+  for (const auto& t : sp.tables) {
+    h << "namespace " << member(t.name) << " {\n";
+    for (size_t c = 0; c < t.columns.size(); ++c) h << "inline constexpr size_t " << member(t.columns[c].name) << " = " << c << ";\n";
+    h << "inline constexpr size_t width = " << t.columns.size() << ";\n}  // namespace " << member(t.name) << "\n\n";
+  }
+  h << "}  // namespace zkrv::opt::air::cols\n";
+  return h.str();
+}
+
 // Writes `text` to `path` unless it already holds exactly that (an unchanged spec rebuilds
 // nothing downstream). False when it cannot be written.
 bool write_if_changed(const std::string& path, const std::string& text) {
@@ -331,6 +408,7 @@ int main(int argc, char** argv) {
   for (const auto& t : layout.tables) {
     check_function(rest, t);
     logup_function(rest, t);
+    send_function(rest, t);
     rest << "const uint64_t tags_" << ident(t.name) << "[] = {";
     for (size_t k = 0; k < t.interactions.size(); ++k) rest << (k ? ", " : "") << t.interactions[k].tag;
     rest << "};\n\n";
@@ -339,13 +417,15 @@ int main(int argc, char** argv) {
   for (const auto& t : layout.tables)
     rest << "      {\"" << t.name << "\", " << t.columns << ", " << t.aux_width() << ", " << t.combined_constraints()
          << ", &combine_" << ident(t.name) << ", " << t.constraints.size() << ", &check_" << ident(t.name) << ", "
-         << t.interactions.size() << ", tags_" << ident(t.name) << ", &logup_" << ident(t.name) << "},\n";
+         << t.interactions.size() << ", tags_" << ident(t.name) << ", &logup_" << ident(t.name) << ", "
+         << lookup_sends(t).size() << ", send_tags_" << ident(t.name) << ", &send_" << ident(t.name) << "},\n";
   rest << "  };\n  return tables;\n}\n\n}  // namespace zkrv::opt::air\n";
   cpp_text += rest.str();
 
   for (const auto& [name, text] : {std::pair{std::string("air_generated.inc"), inc.str()},
                                    std::pair{std::string("air_generated.cpp"), cpp_text},
-                                   std::pair{std::string("air_generated_avx512.cpp"), avx.str()}})
+                                   std::pair{std::string("air_generated_avx512.cpp"), avx.str()},
+                                   std::pair{std::string("air_columns.h"), kHeader + columns_header()}})
     if (!write_if_changed(dir + "/" + name, text)) {
       std::cerr << "zkrv-air-codegen: cannot write " << dir << "/" << name << "\n";
       return 66;

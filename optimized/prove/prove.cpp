@@ -176,33 +176,63 @@ Fp3 at(const Column& col, const std::vector<Fp3>& weights) {
 }  // namespace
 
 namespace {
-spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::AirTrace& trace,
-                            ref::air::AirTrace* consume, const spec::StarkOptions& options, unsigned threads,
+spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
+                            const std::vector<Fp>& publics, const spec::StarkOptions& options, unsigned threads,
                             const Progress& progress);
+
+// A table the reference builder keeps row by row, column-major in spec column order.
+air::TableColumns table_columns(const ref::air::TraceTable& tt, const spec::air::Table& st) {
+  air::TableColumns t;
+  t.height = tt.height();
+  t.columns.assign(st.columns.size(), Column(t.height));
+  for (size_t c = 0; c < st.columns.size(); ++c) {
+    const size_t k = tt.col(st.columns[c].name);
+    for (size_t r = 0; r < t.height; ++r) t.columns[c][r] = Fp::from_u64(tt.rows[r][k]);
+  }
+  return t;
+}
+spec::StarkProof prove_rows(const spec::ProgramImage& image, const ref::air::AirTrace& trace, ref::air::AirTrace* consume,
+                            const spec::StarkOptions& options, unsigned threads, const Progress& progress) {
+  const spec::air::Spec& sp = spec::air::embedded_spec();
+  std::vector<air::TableColumns> tables;
+  for (const auto& st : sp.tables) {
+    tables.push_back(table_columns(trace.table(st.name), st));
+    if (consume) std::vector<std::vector<uint64_t>>().swap(consume->table(st.name).rows);
+  }
+  std::vector<Fp> publics;
+  for (const std::string& name : rs::air_layout().publics) publics.push_back(Fp::from_u64(trace.publics.at(name)));
+  return prove_impl(image, std::move(tables), publics, options, threads, progress);
+}
 }  // namespace
 
 spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const ref::air::AirTrace& trace,
                                  const spec::StarkOptions& options, unsigned threads, const Progress& progress) {
-  return prove_impl(image, trace, nullptr, options, threads, progress);
+  return prove_rows(image, trace, nullptr, options, threads, progress);
 }
 spec::StarkProof prove_unchecked_consuming(const spec::ProgramImage& image, ref::air::AirTrace&& trace,
                                            const spec::StarkOptions& options, unsigned threads,
                                            const Progress& progress) {
-  return prove_impl(image, trace, &trace, options, threads, progress);
+  return prove_rows(image, trace, &trace, options, threads, progress);
+}
+spec::StarkProof prove_unchecked(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
+                                 const std::vector<Fp>& publics, const spec::StarkOptions& options, unsigned threads,
+                                 const Progress& progress) {
+  return prove_impl(image, std::move(tables), publics, options, threads, progress);
 }
 
 namespace {
-spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::AirTrace& trace,
-                            ref::air::AirTrace* consume, const spec::StarkOptions& options, unsigned threads,
+spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
+                            const std::vector<Fp>& publics, const spec::StarkOptions& options, unsigned threads,
                             const Progress& progress) {
   if (auto why = spec::check_options(options)) throw std::invalid_argument("proof options: " + *why);
   threads = resolve_threads(threads);
   const rs::AirLayout& layout = rs::air_layout();
   const auto& code = air::generated_tables();
-  const spec::air::Spec& sp = spec::air::embedded_spec();
   const unsigned lb = options.log_blowup;
   const size_t blowup = size_t{1} << lb;
   const size_t T = layout.tables.size();
+  if (tables.size() != T) throw std::invalid_argument("the trace has " + std::to_string(tables.size()) + " tables");
+  if (publics.size() != layout.publics.size()) throw std::invalid_argument("the trace has the wrong public values");
   Stopwatch clock(progress);
 
   // spec: protocol:stark:statement
@@ -212,31 +242,34 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const ref::air::Air
   unsigned log_max = 0, log_min = 64;
   for (size_t t = 0; t < T; ++t) {
     const rs::TableLayout& tl = layout.tables[t];
-    const ref::air::TraceTable& tt = trace.table(tl.name);
     TableData& d = td[t];
-    d.h = tt.height();
+    d.h = tables[t].height;
+    if (tables[t].columns.size() != tl.columns) throw std::invalid_argument("table " + tl.name + " has the wrong width");
+    for (const auto& c : tables[t].columns)
+      if (c.size() != d.h) throw std::invalid_argument("table " + tl.name + " has columns of different heights");
+    if (d.h == 0 || (d.h & (d.h - 1))) throw std::invalid_argument("table " + tl.name + "'s height is not a power of two");
     d.log_h = spec::ntt_log2(d.h);
     if (d.log_h > spec::kMaxLogHeight) throw std::invalid_argument("table " + tl.name + " is taller than 2^24 rows");
-    d.trace.assign(tl.columns, Column(d.h));
-    for (size_t c = 0; c < tl.columns; ++c) {
-      const size_t k = tt.col(sp.tables[t].columns[c].name);
-      for (size_t r = 0; r < d.h; ++r) d.trace[c][r] = Fp::from_u64(tt.rows[r][k]);
-    }
+    d.trace = std::move(tables[t].columns);
     proof.statement.log_heights.push_back(static_cast<uint8_t>(d.log_h));
-    if (consume && tl.name != "output") std::vector<std::vector<uint64_t>>().swap(consume->table(tl.name).rows);
     log_max = std::max(log_max, d.log_h);
     log_min = std::min(log_min, d.log_h);
     if (tl.chunks > blowup) throw std::invalid_argument("table " + tl.name + " needs a larger blowup");
   }
   proof.statement.program_digest = rs::program_digest(image);
-  proof.statement.exit_code = static_cast<uint32_t>(trace.publics.at("exit_code"));
+  size_t exit_at = SIZE_MAX;
+  for (size_t i = 0; i < layout.publics.size(); ++i)
+    if (layout.publics[i] == "exit_code") exit_at = i;
+  proof.statement.exit_code = static_cast<uint32_t>(publics.at(exit_at).value());
   {
-    const ref::air::TraceTable& out = trace.table("output");
-    for (const auto& row : out.rows)
-      if (row[out.col("is_real")]) proof.statement.output.push_back(static_cast<uint8_t>(row[out.col("value")]));
+    const auto& sp = spec::air::embedded_spec();
+    const size_t ot = layout.table_index("output");
+    const auto& out = td[ot].trace;
+    const size_t is_real = static_cast<size_t>(sp.tables[ot].column_index("is_real")),
+                 value = static_cast<size_t>(sp.tables[ot].column_index("value"));
+    for (size_t r = 0; r < td[ot].h; ++r)
+      if (out[is_real][r].value()) proof.statement.output.push_back(static_cast<uint8_t>(out[value][r].value()));
   }
-  std::vector<Fp> publics;
-  for (const std::string& name : layout.publics) publics.push_back(Fp::from_u64(trace.publics.at(name)));
   Transcript tr("zkrv-stark-v1");
   tr.absorb("statement", spec::encode_statement(options, proof.statement));
 

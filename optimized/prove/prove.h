@@ -5,6 +5,9 @@
 // reference prover's bytes for every trace, option set and thread count; tests/prove checks
 // that and names the first item that differs.
 
+#include <vector>
+
+#include "optimized/air/check.h"
 #include "reference/air/trace.h"
 #include "reference/prove/stopwatch.h"
 #include "spec/isa.h"
@@ -24,5 +27,11 @@ spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const ref::air
 spec::StarkProof prove_unchecked_consuming(const spec::ProgramImage& image, ref::air::AirTrace&& trace,
                                            const spec::StarkOptions& options, unsigned threads = 0,
                                            const Progress& progress = {});
+
+// The same proof from column-major tables (spec order, as optimized/trace builds them) and the
+// public values (spec order); the tables are consumed.
+spec::StarkProof prove_unchecked(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
+                                 const std::vector<Fp>& publics, const spec::StarkOptions& options,
+                                 unsigned threads = 0, const Progress& progress = {});
 
 }  // namespace zkrv::opt::prove

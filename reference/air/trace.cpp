@@ -39,12 +39,6 @@ const std::map<uint32_t, std::string> kOpcodeFlags = {
     {0x03, "f_load"},  {0x23, "f_store"}, {0x13, "f_opimm"}, {0x33, "f_op"},     {0x1b, "f_opimm32"},
     {0x3b, "f_op32"},  {0x73, "f_system"}, {0x0f, "f_fence"}};
 
-// The operation codes of spec/tables/alu.md, with their selector columns.
-struct AluOp {
-  uint64_t code;
-  const char* sel;
-  const char* table;  // the table that receives it: alu, mul, shift or div
-};
 const AluOp kAluOps[] = {
     {0, "s_add", "alu"},        {8, "s_sub", "alu"},        {16, "s_addw", "alu"},      {24, "s_subw", "alu"},
     {2, "s_slt", "alu"},        {3, "s_sltu", "alu"},       {4, "s_xor", "alu"},        {6, "s_or", "alu"},
@@ -55,11 +49,6 @@ const AluOp kAluOps[] = {
     {21, "s_srlw", "shift"}, {29, "s_sraw", "shift"}, {36, "s_div", "div"}, {37, "s_divu", "div"},
     {38, "s_rem", "div"}, {39, "s_remu", "div"}, {52, "s_divw", "div"}, {53, "s_divuw", "div"},
     {54, "s_remw", "div"}, {55, "s_remuw", "div"}};
-const AluOp* find_op(uint64_t code) {
-  for (const AluOp& o : kAluOps)
-    if (o.code == code) return &o;
-  return nullptr;
-}
 
 uint64_t sext32(uint64_t v) { return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v))); }
 
@@ -135,6 +124,13 @@ void fill_mul_row(const TraceTable& t, std::vector<uint64_t>& row, uint64_t code
 }
 
 }  // namespace
+
+std::span<const AluOp> alu_ops() { return kAluOps; }
+const AluOp* find_op(uint64_t code) {
+  for (const AluOp& o : kAluOps)
+    if (o.code == code) return &o;
+  return nullptr;
+}
 
 std::optional<uint64_t> alu_result(uint64_t op, uint64_t a, uint64_t b) {
   using i64 = int64_t;

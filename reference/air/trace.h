@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,15 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
 // The steps of build_trace that derive columns from others; tests that tamper with a trace call
 // them to rebuild everything downstream of their change, as a cheating prover would.
 //
+// The operation codes of spec/tables/alu.md, with their selector columns and receiving tables.
+struct AluOp {
+  uint64_t code;
+  const char* sel;
+  const char* table;  // the table that receives it: alu, mul, shift or div
+};
+std::span<const AluOp> alu_ops();
+const AluOp* find_op(uint64_t code);  // nullptr for a code no table receives
+
 // The result of ALU operation `op` (spec/tables/alu.md codes)
 // on a and b; a branch's condition as 0 or 1. nullopt for a code no table receives.
 std::optional<uint64_t> alu_result(uint64_t op, uint64_t a, uint64_t b);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "optimized/air/check.h"
 #include "reference/air/trace.h"
 #include "spec/isa.h"
 
@@ -43,6 +44,10 @@ int load_guest(const std::string& program, const std::string& input_path, uint64
 // consume_rows, each table's rows are freed once its columns exist. A false answer is then
 // explained by ref::air::check_trace.
 bool fast_trace_check(ref::air::AirTrace& trace, bool consume_rows, std::string* summary);
+// The same check of column-major tables (spec order) and public values, as optimized/trace
+// builds them.
+bool fast_tables_check(const std::vector<opt::air::TableColumns>& tables, const std::vector<opt::Fp>& publics,
+                       std::string* summary);
 
 struct ProveArgs {
   std::string program, input, out, security = "provable", prover = "optimized";

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "optimized/exec/fast_executor.h"
+#include "optimized/trace/trace.h"
 #include "reference/air/check.h"
 #include "optimized/air/check.h"
 #include "reference/air/interpret.h"
@@ -223,38 +224,52 @@ int cmd_check(const CheckArgs& a) {
   spec::ExecOptions opt;
   opt.max_cycles = a.max_cycles;
   opt.random_seed = a.seed;
+  const bool fast = !a.reference && a.spec_dir.empty();
+  std::string summary;
+  size_t out = 0;
+  uint64_t exit_code = 0;
+  if (fast) {  // the fast executor straight into column-major tables, and the generated evaluator
+    cli::progress("executing " + a.program + " and building the tables ...");
+    const auto built = opt::trace::build_trace(g.image, g.input, opt);
+    if (built.run.status != spec::ExitStatus::kExited)
+      return fail(cli::fault_exit_code(built.run.fault.kind),
+                  "only runs that exit can be checked; this one stopped: " + spec::describe(built.run.fault));
+    cli::progress(std::to_string(built.run.cycles) + " cycles; checking the tables (" +
+                  std::to_string(built.bytes() >> 20) + " MiB) ...");
+    out = built.run.output.size();
+    exit_code = static_cast<uint32_t>(built.run.exit_code);
+    if (cli::fast_tables_check(built.tables, built.publics, &summary)) {
+      std::cout << summary << "\n";
+      cli::progress("exit code " + std::to_string(exit_code) + ", public output " + std::to_string(out) + " byte(s)");
+      return 0;
+    }
+    cli::progress("the trace does not hold; building it again for the reference checker's report ...");
+  }
+  // The reference path: the reference trace builder and the hand-written evaluator, then the
+  // spec's expressions interpreted beside it; and the detailed report of a failure the fast
+  // check found.
   opt.trace = true;
-  cli::progress("executing " + a.program + " ...");
+  if (!fast) cli::progress("executing " + a.program + " ...");
   auto r = opt::execute(g.image, g.input, opt);
   if (r.status != spec::ExitStatus::kExited)
     return fail(cli::fault_exit_code(r.fault.kind),
                 "only runs that exit can be checked; this one stopped: " + spec::describe(r.fault));
-  cli::progress(std::to_string(r.cycles) + " cycles; building and checking the tables ...");
+  if (!fast) cli::progress(std::to_string(r.cycles) + " cycles; building and checking the tables ...");
   auto trace = ref::air::build_trace(g.image, r);
   std::vector<spec::StepRecord>().swap(r.trace);  // the tables hold everything from here on
-  // the statement these tables prove: the exit code and the public output (spec/tables/output.md)
-  size_t out = 0;
-  const auto& output = trace.table("output");
-  for (const auto& row : output.rows) out += row[output.col("is_real")] != 0;
-  const uint64_t exit_code = trace.publics.at("exit_code");
-  std::string summary;
-  const bool fast = !a.reference && a.spec_dir.empty();
-  if (!fast || !cli::fast_trace_check(trace, true, &summary)) {
-    // The reference path: the hand-written evaluator, then the spec's expressions interpreted
-    // beside it; and the detailed report of a failure the fast check found (which consumed the
-    // rows: the run is replayed, deterministically, to rebuild them).
-    if (fast) {
-      cli::progress("the trace does not hold; rebuilding it for the reference checker's report ...");
-      r = opt::execute(g.image, g.input, opt);
-      trace = ref::air::build_trace(g.image, r);
-    }
+  {  // the statement these tables prove: the exit code and the public output (spec/tables/output.md)
+    const auto& output = trace.table("output");
+    out = 0;
+    for (const auto& row : output.rows) out += row[output.col("is_real")] != 0;
+    exit_code = trace.publics.at("exit_code");
+  }
+  {
     const auto report = ref::air::check_trace(trace);
     if (!report.ok()) {
       std::cout << "FAIL: " << report.summary() << "\n";
       return cli::kFailed;
     }
-    if (!a.reference && a.spec_dir.empty())
-      return fail(cli::kInternal, "internal error: the generated evaluator rejects a trace the reference accepts");
+    if (fast) return fail(cli::kInternal, "internal error: the generated evaluator rejects a trace the reference accepts");
     if (auto d = ref::air::spec_disagreement(spec, trace))
       return fail(cli::kInternal, "internal error: the reference evaluator and the spec disagree: " + *d);
     summary = report.summary();

@@ -1,5 +1,5 @@
 // zkrv prove: execute a guest, check its trace against the spec, prove it with the reference
-// prover, write the proof atomically, and print a summary.
+// or the optimized prover, write the proof atomically, and print a summary.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "optimized/exec/fast_executor.h"
+#include "optimized/trace/trace.h"
 #include "reference/air/check.h"
 #include "optimized/prove/prove.h"
 #include "reference/prove/prove.h"
@@ -35,12 +36,13 @@ std::string default_proof_path(const std::string& program) {
 // The reference prover keeps, per table row, every column on the trace domain and on the LDE
 // coset (b + 1 copies of 8 bytes: main, auxiliary and quotient columns) and three Merkle trees
 // of 32-byte digests; 5/4 for transients. Checked against quicksort (9.3 GB measured, 2^19 rows).
-double estimated_prove_bytes(const ref::air::AirTrace& trace, unsigned log_blowup) {
+double estimated_prove_bytes(const std::vector<size_t>& heights, unsigned log_blowup) {
   const auto& layout = ref::stark::air_layout();
   const double b = std::ldexp(1.0, static_cast<int>(log_blowup));
   double bytes = 0;
-  for (const auto& tl : layout.tables) {
-    const double h = static_cast<double>(trace.table(tl.name).height());
+  for (size_t t = 0; t < layout.tables.size(); ++t) {
+    const auto& tl = layout.tables[t];
+    const double h = static_cast<double>(heights.at(t));
     bytes += h * (8.0 * static_cast<double>(tl.columns + tl.aux_width() + tl.quotient_width()) * (b + 1) + 3 * 32.0 * b);
   }
   return bytes * 1.25;
@@ -98,23 +100,47 @@ int cmd_prove(const ProveArgs& a) {
   spec::ExecOptions opt;
   opt.max_cycles = a.max_cycles;
   opt.random_seed = a.seed;
-  opt.trace = true;
-  auto run = opt::execute(g.image, g.input, opt);
-  if (run.status != spec::ExitStatus::kExited)
+  const bool optimized = a.prover != "reference";
+  // The optimized prover's tables come from the fast trace builder (optimized/trace), the
+  // reference prover's from the reference builder; they are equal (tests/trace).
+  opt::trace::BuiltTrace built;
+  ref::air::AirTrace trace;
+  uint64_t cycles = 0;
+  std::vector<size_t> table_heights;
+  auto refuse = [&](const spec::ExecResult& run) {
     return fail(fault_exit_code(run.fault.kind), "only runs that exit can be proven; this one stopped after " +
                                                      std::to_string(run.cycles) + " cycles: " + spec::describe(run.fault));
-  stage("execute");
-  auto trace = ref::air::build_trace(g.image, run);
-  std::vector<spec::StepRecord>().swap(run.trace);  // the tables hold everything from here on
-  stage("trace");
-  if (!fast_trace_check(trace, false, nullptr)) {  // the reference checker says what fails
-    const auto report = ref::air::check_trace(trace);
+  };
+  // The reference checker's report of a trace that does not hold (the run is replayed).
+  auto explain = [&]() {
+    spec::ExecOptions traced = opt;
+    traced.trace = true;
+    const auto run = opt::execute(g.image, g.input, traced);
+    const auto report = ref::air::check_trace(ref::air::build_trace(g.image, run));
     if (report.ok()) return fail(kInternal, "internal error: the generated evaluator rejects a trace the reference accepts");
     return fail(kFailed, "refused: the run does not satisfy the constraint spec: " + report.summary());
+  };
+  if (optimized) {
+    built = opt::trace::build_trace(g.image, g.input, opt, a.threads, [&](std::string_view s, double) { stage(s); });
+    if (built.run.status != spec::ExitStatus::kExited) return refuse(built.run);
+    cycles = built.run.cycles;
+    for (const auto& t : built.tables) table_heights.push_back(t.height);
+    if (!fast_tables_check(built.tables, built.publics, nullptr)) return explain();
+  } else {
+    opt.trace = true;
+    auto run = opt::execute(g.image, g.input, opt);
+    if (run.status != spec::ExitStatus::kExited) return refuse(run);
+    stage("execute");
+    cycles = run.cycles;
+    trace = ref::air::build_trace(g.image, run);
+    std::vector<spec::StepRecord>().swap(run.trace);  // the tables hold everything from here on
+    stage("trace");
+    for (const auto& tl : ref::stark::air_layout().tables) table_heights.push_back(trace.table(tl.name).height());
+    if (!fast_trace_check(trace, false, nullptr)) return explain();
   }
   stage("check");
   {
-    const double need = estimated_prove_bytes(trace, options.log_blowup);
+    const double need = estimated_prove_bytes(table_heights, options.log_blowup);
     double have = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
     std::string what = "this machine has";
     if (rlimit as{}; ::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY &&
@@ -129,11 +155,10 @@ int cmd_prove(const ProveArgs& a) {
     std::snprintf(buf, sizeof buf, "proving needs about %.1f GB", need / 1e9);
     progress(buf);
   }
-  const uint64_t cycles = run.cycles;
   const auto progress = [&](std::string_view s, double) { stage(s); };
-  const auto proof = a.prover == "reference"
-                         ? ref::prove::prove_unchecked_consuming(g.image, std::move(trace), options, progress)
-                         : opt::prove::prove_unchecked_consuming(g.image, std::move(trace), options, a.threads, progress);
+  const auto proof = optimized ? opt::prove::prove_unchecked(g.image, std::move(built.tables), built.publics, options,
+                                                             a.threads, progress)
+                               : ref::prove::prove_unchecked_consuming(g.image, std::move(trace), options, progress);
   const auto bytes = spec::encode_stark_proof(proof);
   if (auto err = tools::write_file_atomic(out, bytes); !err.empty()) return fail(kIoError, err);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

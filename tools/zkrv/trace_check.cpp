@@ -19,6 +19,12 @@ bool fast_trace_check(ref::air::AirTrace& trace, bool consume_rows, std::string*
   }
   std::vector<opt::Fp> publics;
   for (const auto& name : ref::stark::air_layout().publics) publics.push_back(opt::Fp::from_u64(trace.publics.at(name)));
+  return fast_tables_check(tables, publics, summary);
+}
+
+bool fast_tables_check(const std::vector<opt::air::TableColumns>& tables, const std::vector<opt::Fp>& publics,
+                       std::string* summary) {
+  const auto& code = opt::air::generated_tables();
   const uint64_t seed = std::random_device{}() * uint64_t{0x100000001} ^ std::random_device{}();
   const auto r = opt::air::fast_check(tables, publics, seed);
   if (!r.ok()) return false;
