@@ -82,10 +82,11 @@ using CheckFn = RowFailure (*)(const CheckArgs&, size_t begin, size_t end);
 // den[(i − begin) · I + k], mult[(i − begin) · I + k] for interaction k of I.
 using LogupFn = void (*)(const CheckArgs&, size_t begin, size_t end, Fp3* den, Fp* mult);
 
-// The sends on the lookup buses (byte, range16, and8, program, segment, image, pow2: the buses
-// whose receiving table counts its tuples in a multiplicity column) on rows [begin, end): the
-// tuple of send k of S, zero-padded to kLookupArity values, at tuple[((i − begin) · S + k) ·
-// kLookupArity + v], its multiplicity at mult[(i − begin) · S + k]. The trace builder counts them.
+// The sends (or the receives) on the lookup buses (byte, range16, and8, program, segment, image,
+// pow2: the buses whose receiving table counts its tuples in a multiplicity column) on rows
+// [begin, end): the tuple of interaction k of S, zero-padded to kLookupArity values, at
+// tuple[((i − begin) · S + k) · kLookupArity + v], its multiplicity at mult[(i − begin) · S + k].
+// The trace builder counts the sends; the fast check balances these buses by exact counts.
 constexpr size_t kLookupArity = 5;
 using SendFn = void (*)(const CheckArgs&, size_t begin, size_t end, Fp* tuple, Fp* mult);
 
@@ -98,9 +99,15 @@ struct TableCode {
   size_t interactions;
   const uint64_t* tags;  // per interaction: its bus's index in air.md
   LogupFn logup;
-  size_t sends;               // lookup-bus sends
-  const uint64_t* send_tags;  // per send: its bus's index in air.md
+  size_t other_interactions;   // the interactions on the buses that are not lookups
+  const uint64_t* other_tags;  // per such interaction: its bus's index
+  LogupFn logup_other;         // as logup, for those interactions only
+  size_t sends;                // lookup-bus sends
+  const uint64_t* send_tags;   // per send: its bus's index in air.md
   SendFn send;
+  size_t receives;             // lookup-bus receives
+  const uint64_t* receive_tags;
+  SendFn receive;
 };
 // Spec order, as ref::stark::air_layout().tables.
 const std::vector<TableCode>& generated_tables();

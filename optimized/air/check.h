@@ -1,10 +1,13 @@
 #pragma once
 // A fast check of a whole trace with the evaluator generated from the spec (zkrv check's default
-// path): every constraint on every row it covers, exactly; and every bus balanced, by LogUp sums
-// Σ ±m / (α − h(tuple)) over all tables at random α, β in F_{p^3}, which are zero for every bus
-// exactly when its multisets agree, except with probability about (interactions × tuple degree)
-// / p^3 < 2^-150. It says whether the trace holds and, if not, the first failing constraint; the
-// reference checker gives the detailed report of a failure.
+// path): every constraint on every row it covers, exactly; every lookup bus (byte, range16,
+// and8, program, segment, image, pow2) balanced exactly, by each tuple's net multiplicity mod p;
+// and every other bus balanced by LogUp sums Σ ±m / (α − h(tuple)) over all tables at random
+// α, β in F_{p^3}, which are zero for every bus exactly when its multisets agree, except with
+// probability about (interactions × tuple degree) / p^3 < 2^-150. Both say what the prover's
+// LogUp argument needs: every tuple's multiplicities add up to zero mod p. It says whether the
+// trace holds and, if not, the first failing constraint; the reference checker gives the
+// detailed report of a failure.
 
 #include <cstddef>
 #include <cstdint>

@@ -237,33 +237,37 @@ void check_function(std::ostream& out, const TableLayout& t) {
   out << "  }\n  return {end, 0};\n}\n\n";
 }
 
-// On the trace domain: each interaction's denominator α − h(tuple) and signed multiplicity
-// (negative for a receive) on rows [begin, end), interaction-major within a row:
-// den[(i − begin) · I + k], mult[(i − begin) · I + k].
-void logup_function(std::ostream& out, const TableLayout& t) {
+// On the trace domain: the denominator α − h(tuple) and signed multiplicity (negative for a
+// receive) of the interactions `which` (indices into t.interactions; S of them) on rows
+// [begin, end), interaction-major within a row: den[(i − begin) · S + k], mult[(i − begin) · S + k].
+void logup_function(std::ostream& out, const TableLayout& t, const std::string& name, const std::vector<size_t>& which) {
   std::ostringstream body;
   Dag dag(body);
-  for (size_t k = 0; k < t.interactions.size(); ++k) {
-    const auto& in = t.interactions[k];
+  const size_t S = which.size();
+  for (size_t k = 0; k < S; ++k) {
+    const auto& in = t.interactions[which[k]];
     std::vector<std::string> tuple;
     for (const Program& e : in.tuple) tuple.push_back(dag.emit(e));
     const std::string mult = dag.emit(in.mult);
     body << "    {\n      LazySum3 h;\n";
     for (size_t i = 0; i < tuple.size(); ++i) body << "      h.add(bp[" << i << "], " << tuple[i] << ");\n";
-    body << "      den[r * " << t.interactions.size() << " + " << k << "] = lu_alpha - (Fp3{{Fp::from_u64(" << in.tag
+    body << "      den[r * " << S << " + " << k << "] = lu_alpha - (Fp3{{Fp::from_u64(" << in.tag
          << "ull), Fp(), Fp()}} + h.value());  // " << in.id << "\n";
-    body << "      mult[r * " << t.interactions.size() << " + " << k << "] = " << (in.send ? mult : "-" + mult) << ";\n    }\n";
+    body << "      mult[r * " << S << " + " << k << "] = " << (in.send ? mult : "-" + mult) << ";\n    }\n";
   }
   size_t arity = 1;
   for (const auto& in : t.interactions) arity = std::max(arity, in.tuple.size());
-  out << "void logup_" << ident(t.name) << "(const CheckArgs& a, size_t begin, size_t end, Fp3* den, Fp* mult) {\n";
-  out << "  const Fp* const* col = a.columns;\n  const Fp* pub = a.publics;\n  (void)col; (void)pub;\n";
+  out << "void " << name << "(const CheckArgs& a, size_t begin, size_t end, Fp3* den, Fp* mult) {\n";
+  out << "  const Fp* const* col = a.columns;\n  const Fp* pub = a.publics;\n  (void)col; (void)pub; (void)den; (void)mult;\n";
   out << "  const Fp3 lu_alpha = a.lu_alpha;\n  Fp3 bp[" << arity << "];\n  bp[0] = a.lu_beta;\n";
   out << "  for (size_t i = 1; i < " << arity << "; ++i) bp[i] = bp[i - 1] * a.lu_beta;\n";
-  out << "  const size_t mask = a.n - 1;\n";
-  out << "  for (size_t i = begin; i < end; ++i) {\n    const size_t j = (i + 1) & mask, r = i - begin;\n    (void)j;\n";
+  out << "  (void)lu_alpha; (void)bp;\n  const size_t mask = a.n - 1;\n  (void)mask;\n";
+  out << "  for (size_t i = begin; i < end; ++i) {\n    const size_t j = (i + 1) & mask, r = i - begin;\n    (void)j; (void)r;\n";
   out << body.str();
-  out << "  }\n}\n\n";
+  out << "  }\n}\n";
+  out << "const uint64_t " << name << "_tags[] = {";
+  for (size_t k = 0; k < S; ++k) out << (k ? ", " : "") << t.interactions[which[k]].tag;
+  out << (S ? "" : "0") << "};\n\n";
 }
 
 // The buses whose receiving table counts its tuples (air_eval.h, SendFn).
@@ -272,16 +276,23 @@ bool is_lookup_bus(uint64_t tag) {
   const std::string& name = zkrv::spec::air::embedded_spec().buses.at(tag).name;
   return std::find(std::begin(kLookups), std::end(kLookups), name) != std::end(kLookups);
 }
-std::vector<size_t> lookup_sends(const TableLayout& t) {
+// The interactions of t: the sends (or receives) on lookup buses, or those on the other buses.
+enum class Pick { kLookupSends, kLookupReceives, kOtherBuses, kAll };
+std::vector<size_t> pick(const TableLayout& t, Pick p) {
   std::vector<size_t> out;
-  for (size_t k = 0; k < t.interactions.size(); ++k)
-    if (t.interactions[k].send && is_lookup_bus(t.interactions[k].tag)) out.push_back(k);
+  for (size_t k = 0; k < t.interactions.size(); ++k) {
+    const auto& in = t.interactions[k];
+    const bool lookup = is_lookup_bus(in.tag);
+    if (p == Pick::kAll || (p == Pick::kOtherBuses && !lookup) || (p == Pick::kLookupSends && lookup && in.send) ||
+        (p == Pick::kLookupReceives && lookup && !in.send))
+      out.push_back(k);
+  }
   return out;
 }
 
-// On the trace domain: each lookup send's tuple and multiplicity (air_eval.h, SendFn).
-void send_function(std::ostream& out, const TableLayout& t) {
-  const std::vector<size_t> sends = lookup_sends(t);
+// On the trace domain: the tuple and multiplicity of each of the interactions `sends` (lookup
+// sends or receives; air_eval.h, SendFn).
+void lookup_function(std::ostream& out, const TableLayout& t, const std::string& name, const std::vector<size_t>& sends) {
   std::ostringstream body;
   Dag dag(body);
   const size_t S = sends.size(), A = zkrv::opt::air::kLookupArity;
@@ -298,13 +309,13 @@ void send_function(std::ostream& out, const TableLayout& t) {
       body << "    tuple[(r * " << S << " + " << s << ") * " << A << " + " << v << "] = " << values[v] << ";\n";
     body << "    mult[r * " << S << " + " << s << "] = " << m << ";  // " << in.id << "\n";
   }
-  out << "void send_" << ident(t.name) << "(const CheckArgs& a, size_t begin, size_t end, Fp* tuple, Fp* mult) {\n";
+  out << "void " << name << "(const CheckArgs& a, size_t begin, size_t end, Fp* tuple, Fp* mult) {\n";
   out << "  const Fp* const* col = a.columns;\n  const Fp* pub = a.publics;\n  (void)col; (void)pub; (void)tuple; (void)mult;\n";
   out << "  const size_t mask = a.n - 1;\n  (void)mask;\n";
   out << "  for (size_t i = begin; i < end; ++i) {\n    const size_t j = (i + 1) & mask, r = i - begin;\n    (void)j; (void)r;\n";
   out << body.str();
   out << "  }\n}\n";
-  out << "const uint64_t send_tags_" << ident(t.name) << "[] = {";
+  out << "const uint64_t " << name << "_tags[] = {";
   for (size_t s = 0; s < S; ++s) out << (s ? ", " : "") << t.interactions[sends[s]].tag;
   out << (S ? "" : "0") << "};\n\n";
 }
@@ -407,18 +418,20 @@ int main(int argc, char** argv) {
   std::ostringstream rest;
   for (const auto& t : layout.tables) {
     check_function(rest, t);
-    logup_function(rest, t);
-    send_function(rest, t);
-    rest << "const uint64_t tags_" << ident(t.name) << "[] = {";
-    for (size_t k = 0; k < t.interactions.size(); ++k) rest << (k ? ", " : "") << t.interactions[k].tag;
-    rest << "};\n\n";
+    const std::string n = ident(t.name);
+    logup_function(rest, t, "logup_" + n, pick(t, Pick::kAll));
+    logup_function(rest, t, "logup_other_" + n, pick(t, Pick::kOtherBuses));
+    lookup_function(rest, t, "send_" + n, pick(t, Pick::kLookupSends));
+    lookup_function(rest, t, "receive_" + n, pick(t, Pick::kLookupReceives));
   }
   rest << "}  // namespace\n\nconst std::vector<TableCode>& generated_tables() {\n  static const std::vector<TableCode> tables = {\n";
   for (const auto& t : layout.tables)
     rest << "      {\"" << t.name << "\", " << t.columns << ", " << t.aux_width() << ", " << t.combined_constraints()
          << ", &combine_" << ident(t.name) << ", " << t.constraints.size() << ", &check_" << ident(t.name) << ", "
-         << t.interactions.size() << ", tags_" << ident(t.name) << ", &logup_" << ident(t.name) << ", "
-         << lookup_sends(t).size() << ", send_tags_" << ident(t.name) << ", &send_" << ident(t.name) << "},\n";
+         << t.interactions.size() << ", logup_" << ident(t.name) << "_tags, &logup_" << ident(t.name) << ", "
+         << pick(t, Pick::kOtherBuses).size() << ", logup_other_" << ident(t.name) << "_tags, &logup_other_" << ident(t.name) << ", "
+         << pick(t, Pick::kLookupSends).size() << ", send_" << ident(t.name) << "_tags, &send_" << ident(t.name) << ", "
+         << pick(t, Pick::kLookupReceives).size() << ", receive_" << ident(t.name) << "_tags, &receive_" << ident(t.name) << "},\n";
   rest << "  };\n  return tables;\n}\n\n}  // namespace zkrv::opt::air\n";
   cpp_text += rest.str();
 
