@@ -1,5 +1,6 @@
 // `zkrv run` as a user meets it: outputs, exit codes, and one clear error line for bad input.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -189,6 +190,24 @@ TEST_F(Cli, OutOfMemoryIsItsOwnExitCode) {
   EXPECT_EQ(WEXITSTATUS(status), cli::kOutOfMemory) << err.str();
   const std::string e = err.str();
   EXPECT_EQ(e.substr(e.rfind("zkrv: ", e.size() - 2)), "zkrv: error: out of memory\n") << e;
+}
+
+// A guest that writes 1 MiB of public output in 9 cycles is checked in a few hundred MB: the
+// tables are column-major and sized by what the run did (spec: issue 13's column-major traces).
+TEST_F(Cli, AMebibyteOfOutputIsCheckedInLittleMemory) {
+  using namespace testing::rv;
+  std::vector<uint32_t> code = {lui(11, 0x20), lui(12, 0x100), addi(10, 0, 1), addi(17, 0, 64), ecall()};
+  for (uint32_t w : exit_with(0)) code.push_back(w);
+  std::vector<uint8_t> data(size_t{1} << 20);
+  for (size_t k = 0; k < data.size(); ++k) data[k] = static_cast<uint8_t>(k * 131 + 7);
+  auto elf = file("big_output.elf", testing::simple_elf(code, data, data.size()));
+  const auto r = zkrv("check -q " + elf);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("constraints on"), std::string::npos) << r.out;
+  rusage u{};
+  ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &u), 0);
+  EXPECT_LT(u.ru_maxrss, 800 * 1024) << "peak KB of zkrv check";  // the tables hold ~450 MB
+  std::printf("zkrv check of 1 MiB output: peak %ld MB\n", u.ru_maxrss / 1024);
 }
 
 // Progress lines go to stderr and --quiet silences them; an error is one line beginning
