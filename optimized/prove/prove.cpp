@@ -87,25 +87,42 @@ class MixedTree {
     for (size_t w = n / 4; w >= 1; w /= 2) {
       const auto& below = levels_.back();
       std::vector<Digest> up(w);
-      parallel_for(w, threads, [&](size_t b, size_t e) {
-        std::vector<uint8_t> buf, rows;
-        for (size_t j = b; j < e; ++j) {
-          buf.assign(1, 0x01);
-          buf.insert(buf.end(), below[j].begin(), below[j].end());
-          buf.insert(buf.end(), below[j + w].begin(), below[j + w].end());
-          up[j] = keccak256(buf);
-          rows.clear();
-          for (const auto& m : m_)
-            if (m.front()->size() == w)
-              for (const Column* c : m) put_fp(rows, (*c)[j]);
-          if (!rows.empty()) {
-            buf.assign(1, 0x02);
-            buf.insert(buf.end(), up[j].begin(), up[j].end());
-            buf.insert(buf.end(), rows.begin(), rows.end());
-            up[j] = keccak256(buf);
+      bool inject = false;  // matrices of this height enter here
+      for (const auto& m : m_) inject |= m.front()->size() == w;
+      // Nodes eight at a time, like the leaves (every node of a level hashes the same length).
+      const size_t groups = (w + 7) / 8;
+      parallel_for(groups, threads, [&](size_t gb, size_t ge) {
+        std::vector<uint8_t> buf[8];
+        auto hash = [&](size_t first, size_t count) {
+          if (count == 8) {
+            const uint8_t* msgs[8];
+            for (size_t k = 0; k < 8; ++k) msgs[k] = buf[k].data();
+            keccak256_x8(msgs, buf[0].size(), &up[first]);
+          } else {
+            for (size_t k = 0; k < count; ++k) up[first + k] = keccak256(buf[k]);
           }
+        };
+        for (size_t g = gb; g < ge; ++g) {
+          const size_t first = 8 * g, count = std::min<size_t>(8, w - first);
+          for (size_t k = 0; k < count; ++k) {
+            const size_t j = first + k;
+            buf[k].assign(1, 0x01);
+            buf[k].insert(buf[k].end(), below[j].begin(), below[j].end());
+            buf[k].insert(buf[k].end(), below[j + w].begin(), below[j + w].end());
+          }
+          hash(first, count);
+          if (!inject) continue;
+          for (size_t k = 0; k < count; ++k) {
+            const size_t j = first + k;
+            buf[k].assign(1, 0x02);
+            buf[k].insert(buf[k].end(), up[j].begin(), up[j].end());
+            for (const auto& m : m_)
+              if (m.front()->size() == w)
+                for (const Column* c : m) put_fp(buf[k], (*c)[j]);
+          }
+          hash(first, count);
         }
-      }, 256);
+      }, 32);
       levels_.push_back(std::move(up));
       if (w == 1) break;
     }
@@ -306,49 +323,58 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     args.publics = publics.data();
     args.lu_alpha = alpha_lu;
     args.lu_beta = beta_lu;
-    // each fraction column: numerator and denominator per row, then one batch inversion
-    std::vector<std::vector<Fp3>> num(F, std::vector<Fp3>(d.h)), den(F, std::vector<Fp3>(d.h));
+    // Each fraction column's value m0/d0 (+ m1/d1) straight into its three base columns, a block
+    // of rows at a time with one batch inversion: a term with multiplicity 0 adds nothing and is
+    // not inverted; a pair with both terms is one fraction (d1 m0 + d0 m1) / (d0 d1). A zero
+    // denominator gives 0, as the reference's batch inversion does.
+    d.aux.assign(3 * (F + 1), Column(d.h));
     parallel_for(d.h, threads, [&](size_t b, size_t e) {
       constexpr size_t kBlock = 256;
-      std::vector<Fp3> dd(kBlock * I);
+      std::vector<Fp3> dd(kBlock * I), nums(kBlock * F), dens(kBlock * F);
       std::vector<Fp> mm(kBlock * I);
+      std::vector<uint32_t> cell(kBlock * F);  // (row in block) * F + f of each kept fraction
       for (size_t r0 = b; r0 < e; r0 += kBlock) {
         const size_t r1 = std::min(e, r0 + kBlock);
         code[t].logup(args, r0, r1, dd.data(), mm.data());
+        size_t kept = 0;
         for (size_t r = r0; r < r1; ++r)
           for (size_t f = 0; f < F; ++f) {
+            for (size_t c = 0; c < 3; ++c) d.aux[3 * f + c][r] = Fp();
             const auto& g = tl.fractions[f];
             const size_t at0 = (r - r0) * I + g[0];
+            const Fp3 d0 = dd[at0];
+            const Fp m0 = mm[at0];
+            if (d0 == Fp3{}) continue;
+            Fp3 n, q;
             if (g.size() == 2) {
               const size_t at1 = (r - r0) * I + g[1];
-              num[f][r] = dd[at1] * mm[at0] + dd[at0] * mm[at1];
-              den[f][r] = dd[at0] * dd[at1];
+              const Fp3 d1 = dd[at1];
+              const Fp m1 = mm[at1];
+              if (d1 == Fp3{}) continue;
+              if (m0.value() == 0 && m1.value() == 0) continue;
+              if (m1.value() == 0) n = embed(m0), q = d0;
+              else if (m0.value() == 0) n = embed(m1), q = d1;
+              else n = d1 * m0 + d0 * m1, q = d0 * d1;
             } else {
-              num[f][r] = embed(mm[at0]);
-              den[f][r] = dd[at0];
+              if (m0.value() == 0) continue;
+              n = embed(m0), q = d0;
             }
+            nums[kept] = n, dens[kept] = q, cell[kept++] = static_cast<uint32_t>((r - r0) * F + f);
           }
+        batch_inverse(std::span<Fp3>(dens.data(), kept));
+        for (size_t k = 0; k < kept; ++k) {
+          const Fp3 v = nums[k] * dens[k];
+          const size_t r = r0 + cell[k] / F, f = cell[k] % F;
+          for (size_t c = 0; c < 3; ++c) d.aux[3 * f + c][r] = v.c[c];
+        }
       }
     }, 256);
-    std::vector<std::vector<Fp3>> fr(F + 1, std::vector<Fp3>(d.h));
-    parallel_for(F, threads, [&](size_t b, size_t e) {
-      for (size_t f = b; f < e; ++f) {
-        batch_inverse(std::span<Fp3>(den[f]));
-        for (size_t r = 0; r < d.h; ++r) fr[f][r] = num[f][r] * den[f][r];
-      }
-    }, 1);
     Fp3 s{};
     for (size_t r = 0; r < d.h; ++r) {
-      for (size_t f = 0; f < F; ++f) s = s + fr[f][r];
-      fr[F][r] = s;
+      for (size_t f = 0; f < F; ++f) s = s + Fp3{{d.aux[3 * f][r], d.aux[3 * f + 1][r], d.aux[3 * f + 2][r]}};
+      for (size_t c = 0; c < 3; ++c) d.aux[3 * F + c][r] = s.c[c];
     }
     d.terminal = s;
-    for (const auto& col : fr)
-      for (size_t c = 0; c < 3; ++c) {
-        Column base(d.h);
-        for (size_t r = 0; r < d.h; ++r) base[r] = col[r].c[c];
-        d.aux.push_back(std::move(base));
-      }
     d.aux_lde.resize(d.aux.size());
     parallel_for(d.aux.size(), threads, [&](size_t b, size_t e) {
       for (size_t c = b; c < e; ++c) d.aux_lde[c] = coset_lde(d.aux[c], static_cast<unsigned>(blowup), d.shift);
@@ -521,11 +547,22 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
       for (int s = 0; s < 2; ++s)
         for (const auto& col : d.aux_lde) term(col, s);
       for (const auto& col : d.q_lde) term(col, 0);
+      // Rows in blocks, columns outer within a block: each column is read as one stream (the
+      // lazy sums are exact integers until value(), so the order of the terms does not matter).
       parallel_for(d.n, threads, [&](size_t b, size_t e) {
-        for (size_t i = b; i < e; ++i) {
-          air::LazySum3 sz, szn;
-          for (size_t c = 0; c < f.size(); ++c) (sh[c] ? szn : sz).add(pw[c], (*f[c])[i]);
-          acc[i] = acc[i] + (sz.value() - const_z) * inv_z[i] + (szn.value() - const_zn) * inv_zn[i];
+        constexpr size_t kBlock = 128;
+        std::vector<air::LazySum3> sz(kBlock), szn(kBlock);
+        for (size_t i0 = b; i0 < e; i0 += kBlock) {
+          const size_t m = std::min(e, i0 + kBlock) - i0;
+          std::fill(sz.begin(), sz.begin() + static_cast<ptrdiff_t>(m), air::LazySum3{});
+          std::fill(szn.begin(), szn.begin() + static_cast<ptrdiff_t>(m), air::LazySum3{});
+          for (size_t c = 0; c < f.size(); ++c) {
+            const Fp* col = f[c]->data() + i0;
+            auto& out = sh[c] ? szn : sz;
+            for (size_t i = 0; i < m; ++i) out[i].add(pw[c], col[i]);
+          }
+          for (size_t i = 0; i < m; ++i)
+            acc[i0 + i] = acc[i0 + i] + (sz[i].value() - const_z) * inv_z[i0 + i] + (szn[i].value() - const_zn) * inv_zn[i0 + i];
         }
       });
     }
