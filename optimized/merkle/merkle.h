@@ -19,6 +19,11 @@ class MerkleTree {
   const Digest& root() const { return layers_.back()[0]; }
   unsigned height() const { return static_cast<unsigned>(layers_.size() - 1); }
   std::vector<Digest> open(size_t index) const;
+  size_t bytes() const {  // what its digests hold
+    size_t b = 0;
+    for (const auto& l : layers_) b += l.size() * sizeof(Digest);
+    return b;
+  }
   // protocol:merkle:batch, the same digests as ref::MerkleTree::open_batch.
   std::vector<Digest> open_batch(std::vector<size_t> indices) const;
 

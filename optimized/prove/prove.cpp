@@ -2,6 +2,7 @@
 // Field arithmetic is exact, so every value equals the reference's whatever the evaluation order
 // or thread count. The transcript is opt::Transcript (the reference's bytes, threaded grinding).
 #include "optimized/prove/prove.h"
+#include "tools/span/span.h"
 
 #include <map>
 #include <set>
@@ -128,6 +129,11 @@ class MixedTree {
     }
   }
   const Digest& root() const { return levels_.back()[0]; }
+  size_t bytes() const {
+    size_t b = 0;
+    for (const auto& l : levels_) b += l.size() * sizeof(Digest);
+    return b;
+  }
   spec::MixedOpening open(size_t i) const {
     const size_t half = levels_.front().size(), n = 2 * half;
     spec::MixedOpening o;
@@ -195,7 +201,7 @@ Fp3 at(const Column& col, const std::vector<Fp3>& weights) {
 namespace {
 spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
                             const std::vector<Fp>& publics, const spec::StarkOptions& options, unsigned threads,
-                            const Progress& progress);
+                            const Progress& progress, const BufferReport& buffers = {});
 
 // A table the reference builder keeps row by row, column-major in spec column order.
 air::TableColumns table_columns(const ref::air::TraceTable& tt, const spec::air::Table& st) {
@@ -233,14 +239,14 @@ spec::StarkProof prove_unchecked_consuming(const spec::ProgramImage& image, ref:
 }
 spec::StarkProof prove_unchecked(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
                                  const std::vector<Fp>& publics, const spec::StarkOptions& options, unsigned threads,
-                                 const Progress& progress) {
-  return prove_impl(image, std::move(tables), publics, options, threads, progress);
+                                 const Progress& progress, const BufferReport& buffers) {
+  return prove_impl(image, std::move(tables), publics, options, threads, progress, buffers);
 }
 
 namespace {
 spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
                             const std::vector<Fp>& publics, const spec::StarkOptions& options, unsigned threads,
-                            const Progress& progress) {
+                            const Progress& progress, const BufferReport& buffers) {
   if (auto why = spec::check_options(options)) throw std::invalid_argument("proof options: " + *why);
   threads = resolve_threads(threads);
   const rs::AirLayout& layout = rs::air_layout();
@@ -251,11 +257,31 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   if (tables.size() != T) throw std::invalid_argument("the trace has " + std::to_string(tables.size()) + " tables");
   if (publics.size() != layout.publics.size()) throw std::invalid_argument("the trace has the wrong public values");
   Stopwatch clock(progress);
+  std::vector<const MixedTree*> trees;
+  std::vector<TableData>* tdp = nullptr;
+  // The end of a stage: its time, and the bytes each live buffer holds.
+  auto lap = [&](const char* stage, std::vector<std::pair<std::string, size_t>> more = {}) {
+    clock.lap(stage);
+    if (!buffers || !tdp) return;
+    auto sz = [](const std::vector<Column>& v) {
+      size_t b = 0;
+      for (const auto& c : v) b += c.capacity() * sizeof(Fp);
+      return b;
+    };
+    size_t mt = 0, ml = 0, at = 0, al = 0, q = 0, tb = 0;
+    for (const TableData& d : *tdp) mt += sz(d.trace), ml += sz(d.lde), at += sz(d.aux), al += sz(d.aux_lde), q += sz(d.q_coeffs) + sz(d.q_lde);
+    for (const MixedTree* t : trees) tb += t->bytes();
+    std::vector<std::pair<std::string, size_t>> live = {{"main trace", mt}, {"main LDE", ml}, {"aux trace", at},
+                                                         {"aux LDE", al}, {"quotient", q}, {"Merkle trees", tb}};
+    for (auto& m : more) live.push_back(std::move(m));
+    buffers(stage, live);
+  };
 
   // spec: protocol:stark:statement
   spec::StarkProof proof;
   proof.options = options;
   std::vector<TableData> td(T);
+  tdp = &td;
   unsigned log_max = 0, log_min = 64;
   for (size_t t = 0; t < T; ++t) {
     const rs::TableLayout& tl = layout.tables[t];
@@ -292,6 +318,8 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
 
   // spec: protocol:stark:main
   for (size_t t = 0; t < T; ++t) {
+    const std::string label = "commit " + layout.tables[t].name;
+    const span::Span per_table(label.c_str());
     TableData& d = td[t];
     d.n = d.h * blowup;
     d.shift = to_opt(rs::lde_shift(log_max, d.log_h));
@@ -306,7 +334,8 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   const MixedTree main_tree(mats, threads);
   proof.main_root = main_tree.root();
   tr.absorb_digest("main-root", proof.main_root);
-  clock.lap("commit");
+  trees.push_back(&main_tree);
+  lap("commit");
 
   // spec: protocol:stark:logup
   const Fp3 alpha_lu = tr.squeeze_ext("logup-alpha"), beta_lu = tr.squeeze_ext("logup-beta");
@@ -314,6 +343,8 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     const rs::TableLayout& tl = layout.tables[t];
     TableData& d = td[t];
     if (tl.interactions.empty()) continue;
+    const std::string label = "logup " + tl.name;
+    const span::Span per_table(label.c_str());
     const size_t I = tl.interactions.size(), F = tl.fractions.size();
     std::vector<const Fp*> cols;
     for (const auto& c : d.trace) cols.push_back(c.data());
@@ -395,11 +426,14 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   const MixedTree aux_tree = tree_of(&TableData::aux_lde);
   proof.aux_root = aux_tree.root();
   tr.absorb_digest("aux-root", proof.aux_root);
-  clock.lap("logup");
+  trees.push_back(&aux_tree);
+  lap("logup");
 
   // spec: protocol:stark:quotient
   const ref::Fp3 alpha = to_ref(tr.squeeze_ext("constraint-alpha"));
   for (size_t t = 0; t < T; ++t) {
+    const std::string label = "quotient " + layout.tables[t].name;
+    const span::Span per_table(label.c_str());
     const rs::TableLayout& tl = layout.tables[t];
     TableData& d = td[t];
     const Fp w_n = root_of_unity(d.log_h + lb), w_inv = root_of_unity(d.log_h).inverse();
@@ -466,7 +500,8 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   const MixedTree q_tree = tree_of(&TableData::q_lde);
   proof.quotient_root = q_tree.root();
   tr.absorb_digest("quotient-root", proof.quotient_root);
-  clock.lap("quotient");
+  trees.push_back(&q_tree);
+  lap("quotient");
 
   // spec: protocol:stark:ood
   ref::Fp3 zeta_ref;
@@ -510,7 +545,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     }
   }
   tr.absorb("ood-values", rs::fp3_bytes(proof.ood));
-  clock.lap("ood");
+  lap("ood");
 
   // spec: protocol:stark:deep
   const Fp3 gamma = tr.squeeze_ext("deep-gamma");
@@ -567,7 +602,11 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
       });
     }
   }
-  clock.lap("deep");
+  {
+    size_t b = 0;
+    for (const auto& [h, v] : deep) b += v.capacity() * sizeof(Fp3);
+    lap("deep", {{"DEEP codewords", b}});
+  }
 
   // spec: protocol:stark:fri
   const unsigned log_final = std::min(options.log_final_size, log_min);
@@ -608,7 +647,12 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
       proof.final_poly.push_back({comp[0][k].value(), comp[1][k].value(), comp[2][k].value()});
     tr.absorb("fri-final", rs::fp3_bytes(proof.final_poly));
   }
-  clock.lap("fri");
+  {
+    size_t b = 0;
+    for (const auto& t : fri_trees) b += t.bytes();
+    for (const auto& r : fri_rows) b += r.capacity() * sizeof(Fp);
+    lap("fri", {{"FRI layers", b}});
+  }
 
   // spec: protocol:stark:queries
   proof.pow_nonce = tr.grind(options.pow_bits, threads);
@@ -634,7 +678,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     op.merkle_proof = fri_trees[l].open_batch({leaves.begin(), leaves.end()});
     proof.fri_openings.push_back(std::move(op));
   }
-  clock.lap("queries");
+  lap("queries");
   return proof;
 }
 }  // namespace

@@ -5,6 +5,10 @@
 // reference prover's bytes for every trace, option set and thread count; tests/prove checks
 // that and names the first item that differs.
 
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "optimized/air/check.h"
@@ -28,10 +32,15 @@ spec::StarkProof prove_unchecked_consuming(const spec::ProgramImage& image, ref:
                                            const spec::StarkOptions& options, unsigned threads = 0,
                                            const Progress& progress = {});
 
+// Called at the end of each stage with the bytes each kind of live buffer holds.
+using BufferReport =
+    std::function<void(std::string_view stage, const std::vector<std::pair<std::string, size_t>>& bytes)>;
+
 // The same proof from column-major tables (spec order, as optimized/trace builds them) and the
 // public values (spec order); the tables are consumed.
 spec::StarkProof prove_unchecked(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
                                  const std::vector<Fp>& publics, const spec::StarkOptions& options,
-                                 unsigned threads = 0, const Progress& progress = {});
+                                 unsigned threads = 0, const Progress& progress = {},
+                                 const BufferReport& buffers = {});
 
 }  // namespace zkrv::opt::prove

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <sys/wait.h>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/support/elf_builder.h"
 #include "tools/zkrv/exit_codes.h"
 
@@ -190,6 +192,41 @@ TEST_F(Cli, OutOfMemoryIsItsOwnExitCode) {
   EXPECT_EQ(WEXITSTATUS(status), cli::kOutOfMemory) << err.str();
   const std::string e = err.str();
   EXPECT_EQ(e.substr(e.rfind("zkrv: ", e.size() - 2)), "zkrv: error: out of memory\n") << e;
+}
+
+// zkrv prove --spans: every stage as a span in the Perfetto trace with per-table spans inside,
+// an RSS counter and the live buffers at each stage's end; the summary's stages with their
+// peaks, and little dark time. The proof is the same as without --spans.
+TEST_F(Cli, ProveSpansShowEveryStageAndItsMemory) {
+  using namespace testing::rv;
+  auto elf = file("p.elf", testing::simple_elf({lui(11, 0x20), addi(10, 0, 1), addi(12, 0, 2), addi(17, 0, 64), ecall(),
+                                                addi(10, 0, 0), addi(17, 0, 93), ecall()}, {'h', 'i'}));
+  auto read = [](const fs::path& p) { std::stringstream ss; ss << std::ifstream(p, std::ios::binary).rdbuf(); return ss.str(); };
+  const auto spans = dir_ / "spans";
+  fs::create_directories(spans);
+  const auto with = zkrv("prove -q " + elf + " -o " + (dir_ / "a.proof").string() + " --spans " + spans.string());
+  ASSERT_EQ(with.code, 0) << with.err;
+  const auto without = zkrv("prove -q " + elf + " -o " + (dir_ / "b.proof").string());
+  ASSERT_EQ(without.code, 0) << without.err;
+  EXPECT_EQ(read(dir_ / "a.proof"), read(dir_ / "b.proof"));
+  const auto summary = nlohmann::json::parse(read(spans / "summary.json"));
+  std::vector<std::string> stages;
+  for (const auto& st : summary["stages"]) {
+    stages.push_back(st["label"]);
+    EXPECT_GT(st["peak_rss_bytes"].get<uint64_t>(), 0u) << st["label"];
+  }
+  EXPECT_EQ(stages, (std::vector<std::string>{"execute", "trace", "check", "commit", "logup", "quotient", "ood", "deep",
+                                               "fri", "queries"}));
+  EXPECT_LT(summary["dark_fraction"].get<double>(), 0.05);
+  const auto trace = nlohmann::json::parse(read(spans / "trace.json"));
+  bool rss = false, live = false, per_table = false;
+  for (const auto& e : trace["traceEvents"]) {
+    rss |= e["ph"] == "C" && e["name"] == "rss";
+    live |= e["ph"] == "C" && e["name"] == "live buffers (bytes)" && e["args"].contains("unattributed") &&
+            e["args"].contains("main LDE");
+    per_table |= e["ph"] == "X" && e["name"] == "logup cpu";
+  }
+  EXPECT_TRUE(rss && live && per_table) << rss << live << per_table;
 }
 
 // A guest that writes 1 MiB of public output in 9 cycles is checked in a few hundred MB: the

@@ -78,6 +78,64 @@ TEST_F(SpanTest, NestingSelfTimeAndDarkTimeAreExact) {
   EXPECT_GT(s.peak_rss_bytes, 0u);
 }
 
+// Stages known only at their end (a stage clock's laps): complete() records them, and the spans
+// that finished inside them become their children. Counters go to the trace as "C" events, and
+// each stage's peak is the highest "rss" sample inside it.
+TEST_F(SpanTest, CompletedStagesAdoptTheirChildrenAndCountersGiveStagePeaks) {
+  g_time = 0;
+  {
+    Span root("prove", Level::kStage);
+    g_time = 10;
+    counter("rss", {{"bytes", 100}});
+    { Span t("commit cpu"); g_time = 30; }
+    counter("rss", {{"bytes", 300}});
+    g_time = 40;
+    complete("commit", Level::kStage, 5, 40);
+    counter("rss", {{"bytes", 200}});
+    g_time = 60;
+    counter("live buffers (bytes)", {{"main LDE", 64}, {"unattributed", 8}});
+    complete("fri", Level::kStage, 40, 60);
+    g_time = 70;
+  }
+  const Summary s = summarize();
+  EXPECT_EQ(find(s, "commit").self_ns, 35u - 20u);  // its child "commit cpu" [10, 30]
+  EXPECT_EQ(find(s, "commit cpu").self_ns, 20u);
+  EXPECT_EQ(find(s, "prove").self_ns, 70u - 35u - 20u);
+  EXPECT_NEAR(s.dark_fraction, 15.0 / 70.0, 1e-12);  // [0, 5] and [60, 70]
+  ASSERT_EQ(s.stages.size(), 2u);
+  EXPECT_EQ(s.stages[0].label, "commit");
+  EXPECT_EQ(s.stages[0].peak_rss_bytes, 300u);
+  EXPECT_EQ(s.stages[1].label, "fri");
+  EXPECT_EQ(s.stages[1].peak_rss_bytes, 200u);  // the sample at 40 is inside both
+  const auto trace = nlohmann::json::parse(chrome_trace_json());
+  size_t c = 0;
+  for (const auto& e : trace["traceEvents"])
+    if (e["ph"] == "C") {
+      ++c;
+      if (e["name"] == "live buffers (bytes)") {
+        EXPECT_EQ(e["args"]["main LDE"], 64);
+        EXPECT_EQ(e["args"]["unattributed"], 8);
+        EXPECT_DOUBLE_EQ(e["ts"].get<double>(), 0.060);  // microseconds
+      }
+    }
+  EXPECT_EQ(c, 4u);
+  const auto sum = nlohmann::json::parse(summary_json());
+  ASSERT_EQ(sum["stages"].size(), 2u);
+  EXPECT_EQ(sum["stages"][0]["peak_rss_bytes"], 300);
+}
+
+TEST_F(SpanTest, TheRssSamplerSamplesWhileAlive) {
+  set_clock(nullptr);
+  { const RssSampler r(1); std::this_thread::sleep_for(std::chrono::milliseconds(30)); }
+  const auto cs = counters();
+  ASSERT_GE(cs.size(), 3u);
+  for (const auto& c : cs) {
+    EXPECT_EQ(c.track, "rss");
+    EXPECT_GT(c.values.at(0).second, 1e5);  // a process holds more than 100 kB
+  }
+  EXPECT_GT(rss_bytes(), 0u);
+}
+
 TEST_F(SpanTest, ChromeTraceSchema) {
   workload();
   const auto j = nlohmann::json::parse(chrome_trace_json());

@@ -6,8 +6,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <condition_variable>
+#include <fstream>
 #include <map>
 #include <mutex>
+#include <thread>
+#include <unistd.h>
 
 namespace zkrv::span {
 namespace {
@@ -16,6 +20,7 @@ std::atomic<bool> g_enabled{false};
 std::atomic<uint64_t (*)()> g_clock{nullptr};
 std::mutex g_mutex;
 std::vector<Event> g_events;
+std::vector<CounterSample> g_counters;
 std::atomic<uint32_t> g_next_thread{0};
 
 struct Open {
@@ -62,6 +67,64 @@ void set_clock(uint64_t (*now_ns)()) { g_clock.store(now_ns); }
 void reset() {
   std::lock_guard<std::mutex> lock(g_mutex);
   g_events.clear();
+  g_counters.clear();
+}
+
+uint64_t now_ns() { return now(); }
+
+void complete(const std::string& label, Level level, uint64_t begin_ns, uint64_t end_ns) {
+  if (!enabled()) return;
+  const uint32_t depth = static_cast<uint32_t>(t_state.stack.size());
+  Event e{label, level, begin_ns, end_ns, depth, t_state.id};
+  std::lock_guard<std::mutex> lock(g_mutex);
+  // the spans this thread finished inside it were recorded as its siblings: they are its children
+  for (Event& o : g_events)
+    if (o.thread == e.thread && o.depth >= depth && o.begin_ns >= begin_ns && o.end_ns <= end_ns) ++o.depth;
+  g_events.push_back(std::move(e));
+}
+
+void counter(const std::string& track, std::vector<std::pair<std::string, double>> values) {
+  if (!enabled()) return;
+  CounterSample c{track, now(), std::move(values)};
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_counters.push_back(std::move(c));
+}
+
+std::vector<CounterSample> counters() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_counters;
+}
+
+uint64_t rss_bytes() {
+  std::ifstream f("/proc/self/statm");
+  uint64_t size = 0, resident = 0;
+  if (!(f >> size >> resident)) return 0;
+  return resident * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+struct RssSampler::State {
+  std::mutex m;
+  std::condition_variable cv;
+  bool stop = false;
+  std::thread th;
+};
+RssSampler::RssSampler(unsigned interval_ms) : state_(new State) {
+  if (!enabled()) return;
+  state_->th = std::thread([this, interval_ms] {
+    std::unique_lock<std::mutex> lock(state_->m);
+    do counter("rss", {{"bytes", static_cast<double>(rss_bytes())}});
+    while (!state_->cv.wait_for(lock, std::chrono::milliseconds(interval_ms), [this] { return state_->stop; }));
+    counter("rss", {{"bytes", static_cast<double>(rss_bytes())}});
+  });
+}
+RssSampler::~RssSampler() {
+  {
+    std::lock_guard<std::mutex> lock(state_->m);
+    state_->stop = true;
+  }
+  state_->cv.notify_all();
+  if (state_->th.joinable()) state_->th.join();
+  delete state_;
 }
 
 Span::Span(const char* label, Level level) : active_(g_enabled.load(std::memory_order_relaxed)) {
@@ -127,6 +190,15 @@ Summary summarize() {
   s.dark_fraction = s.root_wall_ns ? 1.0 - static_cast<double>(covered) / static_cast<double>(s.root_wall_ns) : 0.0;
   rusage ru{};
   if (getrusage(RUSAGE_SELF, &ru) == 0) s.peak_rss_bytes = static_cast<uint64_t>(ru.ru_maxrss) * 1024;
+  const auto cs = counters();
+  for (const Event& e : ev) {
+    if (e.thread != 0 || e.depth != 1 || e.level != Level::kStage) continue;
+    Summary::Stage st{e.label, e.end_ns - e.begin_ns, 0};
+    for (const auto& c : cs)
+      if (c.track == "rss" && c.ts_ns >= e.begin_ns && c.ts_ns <= e.end_ns && !c.values.empty())
+        st.peak_rss_bytes = std::max(st.peak_rss_bytes, static_cast<uint64_t>(c.values[0].second));
+    s.stages.push_back(std::move(st));
+  }
   return s;
 }
 
@@ -140,6 +212,19 @@ std::string chrome_trace_json() {
                   level_name(e.level), static_cast<double>(e.begin_ns) / 1000.0,
                   static_cast<double>(e.end_ns - e.begin_ns) / 1000.0, e.thread);
     o += (first ? "" : ",") + std::string("{\"name\":\"") + escape(e.label) + buf;
+    first = false;
+  }
+  for (const auto& c : counters()) {
+    char ts[48];
+    std::snprintf(ts, sizeof ts, "%.3f", static_cast<double>(c.ts_ns) / 1000.0);
+    o += (first ? "" : ",") + std::string("{\"name\":\"") + escape(c.track) + "\",\"ph\":\"C\",\"ts\":" + ts +
+         ",\"pid\":1,\"tid\":0,\"args\":{";
+    for (size_t k = 0; k < c.values.size(); ++k) {
+      char v[48];
+      std::snprintf(v, sizeof v, "%.0f", c.values[k].second);
+      o += (k ? ",\"" : "\"") + escape(c.values[k].first) + "\":" + v;
+    }
+    o += "}}";
     first = false;
   }
   o += "]}\n";
@@ -158,6 +243,10 @@ std::string summary_json() {
          "\",\"count\":" + std::to_string(l.count) + ",\"inclusive_ns\":" + std::to_string(l.inclusive_ns) +
          ",\"self_ns\":" + std::to_string(l.self_ns) + "}";
   }
+  o += "],\"stages\":[";
+  for (size_t i = 0; i < s.stages.size(); ++i)
+    o += (i ? "," : "") + std::string("{\"label\":\"") + escape(s.stages[i].label) + "\",\"ns\":" +
+         std::to_string(s.stages[i].ns) + ",\"peak_rss_bytes\":" + std::to_string(s.stages[i].peak_rss_bytes) + "}";
   o += "]}\n";
   return o;
 }

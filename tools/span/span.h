@@ -43,6 +43,35 @@ class Span {
   bool active_;
 };
 
+// Records a span that has already finished (begin and end from now_ns()), nested in the spans
+// open on this thread: for stages known only at their end (a stage clock's laps).
+void complete(const std::string& label, Level level, uint64_t begin_ns, uint64_t end_ns);
+uint64_t now_ns();
+
+// Counter tracks (Perfetto "C" events): a sample of one or more named values at now_ns(). A
+// track with several values shows stacked (the bytes each live buffer holds, and the rest).
+struct CounterSample {
+  std::string track;
+  uint64_t ts_ns;
+  std::vector<std::pair<std::string, double>> values;
+};
+void counter(const std::string& track, std::vector<std::pair<std::string, double>> values);
+std::vector<CounterSample> counters();
+// The process's resident set size now, from /proc/self/statm (0 where it cannot be read).
+uint64_t rss_bytes();
+// While alive (and spans are enabled), samples the RSS every interval_ms into the track "rss".
+class RssSampler {
+ public:
+  explicit RssSampler(unsigned interval_ms = 10);
+  ~RssSampler();
+  RssSampler(const RssSampler&) = delete;
+  RssSampler& operator=(const RssSampler&) = delete;
+
+ private:
+  struct State;
+  State* state_;
+};
+
 // Finished spans, ordered by (thread, begin).
 std::vector<Event> events();
 
@@ -56,6 +85,13 @@ struct Summary {
   uint64_t root_wall_ns = 0;         // the depth-0 spans of thread 0, added up
   double dark_fraction = 0;          // share of root time outside every depth-1 stage span
   uint64_t peak_rss_bytes = 0;
+  // thread 0's depth-1 stage spans in time order, with the highest "rss" sample inside each
+  // (0 when none was taken)
+  struct Stage {
+    std::string label;
+    uint64_t ns = 0, peak_rss_bytes = 0;
+  };
+  std::vector<Stage> stages;
 };
 Summary summarize();
 

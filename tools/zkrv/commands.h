@@ -49,8 +49,11 @@ bool fast_trace_check(ref::air::AirTrace& trace, bool consume_rows, std::string*
 bool fast_tables_check(const std::vector<opt::air::TableColumns>& tables, const std::vector<opt::Fp>& publics,
                        std::string* summary);
 
+// Writes DIR/trace.json (Chrome/Perfetto) and DIR/summary.json of the spans recorded so far.
+int write_spans(const std::string& dir);
+
 struct ProveArgs {
-  std::string program, input, out, security = "provable", prover = "optimized";
+  std::string program, input, out, security = "provable", prover = "optimized", spans_dir;
   unsigned threads = 0;
   uint64_t max_cycles = uint64_t{1} << 22;
   uint64_t seed = 0;

@@ -76,17 +76,7 @@ void print_stats(std::ostream& os, const zkrv::spec::ExecResult& r, double secon
   os << "host time:           " << buf << "\n";
 }
 
-// Writes DIR/trace.json (Chrome/Perfetto) and DIR/summary.json of the spans recorded so far.
-int write_spans(const std::string& dir) {
-  using namespace zkrv;
-  const std::string trace = span::chrome_trace_json(), summary = span::summary_json();
-  for (const auto& [name, text] : {std::pair{std::string("trace.json"), trace}, std::pair{std::string("summary.json"), summary}}) {
-    const std::vector<uint8_t> bytes(text.begin(), text.end());
-    if (auto err = tools::write_file_atomic(dir + "/" + name, bytes); !err.empty()) return fail(cli::kIoError, err);
-  }
-  std::cerr << "zkrv: wrote " << dir << "/trace.json and " << dir << "/summary.json\n";
-  return 0;
-}
+using zkrv::cli::write_spans;
 
 int cmd_run_spanned(const RunArgs& a);
 
