@@ -13,6 +13,7 @@ packages=(
   libboost-dev libcli11-dev libssl-dev nlohmann-json3-dev
   lcov
   python3 python3-pycryptodome               # an independent Keccak-256 for the transcript's known answers
+  gnuplot-nox                                # zkrv-prove-bench draws its plot
 )
 
 missing=()

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "optimized/exec/fast_executor.h"
+#include "tools/bench/common.h"
 #include "reference/elf/elf_loader.h"
 #include "reference/exec/executor.h"
 #include "tools/common/files.h"
@@ -25,11 +26,8 @@ namespace {
 
 using namespace zkrv;
 using Clock = std::chrono::steady_clock;
-
-std::vector<uint8_t> number(uint64_t n) {
-  const std::string s = std::to_string(n);
-  return {s.begin(), s.end()};
-}
+using bench::cpu_name;
+using bench::number;
 
 struct Timed {
   spec::ExecResult result;
@@ -46,14 +44,6 @@ Timed best_of(int reps, F&& f) {
     if (s < best.seconds) best = {std::move(r), s};
   }
   return best;
-}
-
-std::string cpu_name() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  return "unknown CPU";
 }
 
 }  // namespace
