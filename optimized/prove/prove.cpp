@@ -43,87 +43,118 @@ void put_fp(std::vector<uint8_t>& b, Fp x) {
   b.insert(b.end(), bytes, bytes + 8);
 }
 
-// protocol:merkle:mixed, threaded: the same root and openings as ref::MixedMerkleTree.
+// A matrix of LDE rows that is never held whole: its `rows` rows (a power of two, at least
+// `parts`) come in `parts` interleaved parts, part k holding rows k, k + parts, k + 2·parts, ...
+// (on the LDE coset these are the cosets shift·ω^k·<ω^parts>, one NTT of rows/parts each).
+struct Matrix {
+  size_t rows = 0, width = 0, parts = 1;
+  std::function<std::vector<Column>(size_t k)> part;  // width columns of rows/parts values
+};
+
+// protocol:merkle:mixed, threaded: the same root and openings as ref::MixedMerkleTree, with the
+// matrices computed one part at a time (the parts of every matrix that a level needs at once).
 class MixedTree {
  public:
-  MixedTree(std::vector<std::vector<const Column*>> matrices, unsigned threads) {
+  MixedTree(std::vector<Matrix> matrices, unsigned threads) {
     size_t n = 0;
     for (auto& m : matrices) {
-      if (m.empty()) continue;
-      n = std::max(n, m.front()->size());
+      if (m.width == 0) continue;
+      n = std::max(n, m.rows);
       m_.push_back(std::move(m));
     }
     if (n < 2) throw std::invalid_argument("mixed Merkle: the tallest matrix needs at least 2 rows");
-    std::vector<Digest> level(n / 2);
-    // Leaves eight at a time (keccak256_x8: they all have the same length), in blocks of eight
-    // so that every thread's range is whole groups.
-    const size_t leaves = n / 2, groups = (leaves + 7) / 8;
-    parallel_for(groups, threads, [&](size_t gb, size_t ge) {
-      std::vector<uint8_t> buf[8];
-      for (size_t g = gb; g < ge; ++g) {
-        const size_t first = 8 * g, count = std::min<size_t>(8, leaves - first);
-        for (size_t k = 0; k < count; ++k) {
-          const size_t i = first + k;
-          auto& b = buf[k];
-          b.assign(1, 0x00);
-          for (const auto& m : m_) {
-            const size_t h = m.front()->size();
-            if (h == n)
-              for (size_t r : {i, i + n / 2})
-                for (const Column* c : m) put_fp(b, (*c)[r]);
-            else if (h == n / 2)
-              for (const Column* c : m) put_fp(b, (*c)[i]);
+    // Leaves: leaf i hashes rows i and i + n/2 of the tallest matrices and row i of those of
+    // height n/2, all in part i mod P; eight at a time (keccak256_x8: equal lengths).
+    {
+      std::vector<Digest> level(n / 2);
+      std::vector<size_t> at;  // the matrices the leaves read
+      size_t P = 0;
+      for (size_t m = 0; m < m_.size(); ++m)
+        if (m_[m].rows == n || m_[m].rows == n / 2) at.push_back(m), P = std::max(P, m_[m].parts);
+      for (size_t m : at)
+        if (m_[m].parts != P) throw std::logic_error("mixed Merkle: leaf matrices in different parts");
+      for (size_t k = 0; k < P; ++k) {
+        std::vector<std::vector<Column>> cols(m_.size());
+        for (size_t m : at) cols[m] = m_[m].part(k);
+        const size_t count = n / 2 / P, groups = (count + 7) / 8;  // leaves i = P s + k
+        parallel_for(groups, threads, [&](size_t gb, size_t ge) {
+          std::vector<uint8_t> buf[8];
+          for (size_t g = gb; g < ge; ++g) {
+            const size_t first = 8 * g, cnt = std::min<size_t>(8, count - first);
+            for (size_t q = 0; q < cnt; ++q) {
+              const size_t sidx = first + q;
+              auto& b = buf[q];
+              b.assign(1, 0x00);
+              for (size_t m : at) {
+                if (m_[m].rows == n)
+                  for (size_t r : {sidx, sidx + n / 2 / P})
+                    for (const Column& c : cols[m]) put_fp(b, c[r]);
+                else
+                  for (const Column& c : cols[m]) put_fp(b, c[sidx]);
+              }
+            }
+            Digest out[8];
+            if (cnt == 8) {
+              const uint8_t* msgs[8];
+              for (size_t q = 0; q < 8; ++q) msgs[q] = buf[q].data();
+              keccak256_x8(msgs, buf[0].size(), out);
+            } else {
+              for (size_t q = 0; q < cnt; ++q) out[q] = keccak256(buf[q]);
+            }
+            for (size_t q = 0; q < cnt; ++q) level[P * (first + q) + k] = out[q];
           }
-        }
-        if (count == 8) {
-          const uint8_t* msgs[8];
-          for (size_t k = 0; k < 8; ++k) msgs[k] = buf[k].data();
-          keccak256_x8(msgs, buf[0].size(), &level[first]);
-        } else {
-          for (size_t k = 0; k < count; ++k) level[first + k] = keccak256(buf[k]);
-        }
+        }, 8);
       }
-    }, 8);
-    levels_.push_back(std::move(level));
+      levels_.push_back(std::move(level));
+    }
     for (size_t w = n / 4; w >= 1; w /= 2) {
       const auto& below = levels_.back();
       std::vector<Digest> up(w);
-      bool inject = false;  // matrices of this height enter here
-      for (const auto& m : m_) inject |= m.front()->size() == w;
-      // Nodes eight at a time, like the leaves (every node of a level hashes the same length).
-      const size_t groups = (w + 7) / 8;
-      parallel_for(groups, threads, [&](size_t gb, size_t ge) {
-        std::vector<uint8_t> buf[8];
-        auto hash = [&](size_t first, size_t count) {
-          if (count == 8) {
-            const uint8_t* msgs[8];
-            for (size_t k = 0; k < 8; ++k) msgs[k] = buf[k].data();
-            keccak256_x8(msgs, buf[0].size(), &up[first]);
-          } else {
-            for (size_t k = 0; k < count; ++k) up[first + k] = keccak256(buf[k]);
+      std::vector<size_t> inject;  // matrices of this height enter here
+      size_t P = 1;
+      for (size_t m = 0; m < m_.size(); ++m)
+        if (m_[m].rows == w) inject.push_back(m), P = std::max(P, m_[m].parts);
+      for (size_t m : inject)
+        if (m_[m].parts != P) throw std::logic_error("mixed Merkle: injected matrices in different parts");
+      // Nodes j = P s + k, part by part, eight at a time (every node of a level hashes the same length).
+      for (size_t k = 0; k < P; ++k) {
+        std::vector<std::vector<Column>> cols(m_.size());
+        for (size_t m : inject) cols[m] = m_[m].part(k);
+        const size_t count = w / P, groups = (count + 7) / 8;
+        parallel_for(groups, threads, [&](size_t gb, size_t ge) {
+          std::vector<uint8_t> buf[8];
+          Digest out[8];
+          auto hash = [&](size_t cnt) {
+            if (cnt == 8) {
+              const uint8_t* msgs[8];
+              for (size_t q = 0; q < 8; ++q) msgs[q] = buf[q].data();
+              keccak256_x8(msgs, buf[0].size(), out);
+            } else {
+              for (size_t q = 0; q < cnt; ++q) out[q] = keccak256(buf[q]);
+            }
+          };
+          for (size_t g = gb; g < ge; ++g) {
+            const size_t first = 8 * g, cnt = std::min<size_t>(8, count - first);
+            for (size_t q = 0; q < cnt; ++q) {
+              const size_t j = P * (first + q) + k;
+              buf[q].assign(1, 0x01);
+              buf[q].insert(buf[q].end(), below[j].begin(), below[j].end());
+              buf[q].insert(buf[q].end(), below[j + w].begin(), below[j + w].end());
+            }
+            hash(cnt);
+            if (!inject.empty()) {
+              for (size_t q = 0; q < cnt; ++q) {
+                buf[q].assign(1, 0x02);
+                buf[q].insert(buf[q].end(), out[q].begin(), out[q].end());
+                for (size_t m : inject)
+                  for (const Column& c : cols[m]) put_fp(buf[q], c[first + q]);
+              }
+              hash(cnt);
+            }
+            for (size_t q = 0; q < cnt; ++q) up[P * (first + q) + k] = out[q];
           }
-        };
-        for (size_t g = gb; g < ge; ++g) {
-          const size_t first = 8 * g, count = std::min<size_t>(8, w - first);
-          for (size_t k = 0; k < count; ++k) {
-            const size_t j = first + k;
-            buf[k].assign(1, 0x01);
-            buf[k].insert(buf[k].end(), below[j].begin(), below[j].end());
-            buf[k].insert(buf[k].end(), below[j + w].begin(), below[j + w].end());
-          }
-          hash(first, count);
-          if (!inject) continue;
-          for (size_t k = 0; k < count; ++k) {
-            const size_t j = first + k;
-            buf[k].assign(1, 0x02);
-            buf[k].insert(buf[k].end(), up[j].begin(), up[j].end());
-            for (const auto& m : m_)
-              if (m.front()->size() == w)
-                for (const Column* c : m) put_fp(buf[k], (*c)[j]);
-          }
-          hash(first, count);
-        }
-      }, 32);
+        }, 32);
+      }
       levels_.push_back(std::move(up));
       if (w == 1) break;
     }
@@ -134,21 +165,49 @@ class MixedTree {
     for (const auto& l : levels_) b += l.size() * sizeof(Digest);
     return b;
   }
-  spec::MixedOpening open(size_t i) const {
+  // The rows of each matrix that the openings of leaves `leaves` read: (matrix, row) pairs.
+  std::vector<std::pair<size_t, size_t>> rows_opened(const std::vector<size_t>& leaves) const {
+    const size_t half = levels_.front().size(), n = 2 * half;
+    std::vector<std::pair<size_t, size_t>> out;
+    for (size_t i : leaves)
+      for (size_t m = 0; m < m_.size(); ++m) {
+        if (m_[m].rows == n) out.emplace_back(m, i), out.emplace_back(m, i + half);
+        else if (m_[m].rows == half) out.emplace_back(m, i);
+        else out.emplace_back(m, i % m_[m].rows);
+      }
+    return out;
+  }
+  // Those rows' values, one part of each matrix at a time: values[(m, row)] = the row.
+  std::map<std::pair<size_t, size_t>, std::vector<Fp>> fetch(const std::vector<std::pair<size_t, size_t>>& rows) const {
+    std::map<std::pair<size_t, size_t>, std::vector<Fp>> out;
+    for (size_t m = 0; m < m_.size(); ++m)
+      for (size_t k = 0; k < m_[m].parts; ++k) {
+        std::vector<size_t> want;
+        for (const auto& [mm, r] : rows)
+          if (mm == m && r % m_[m].parts == k) want.push_back(r);
+        if (want.empty()) continue;
+        const auto cols = m_[m].part(k);
+        for (size_t r : want) {
+          std::vector<Fp> row;
+          for (const Column& c : cols) row.push_back(c[r / m_[m].parts]);
+          out[{m, r}] = std::move(row);
+        }
+      }
+    return out;
+  }
+  spec::MixedOpening open(size_t i, const std::map<std::pair<size_t, size_t>, std::vector<Fp>>& values) const {
     const size_t half = levels_.front().size(), n = 2 * half;
     spec::MixedOpening o;
-    for (const auto& m : m_) {
-      const size_t h = m.front()->size();
-      if (h == n)
-        for (size_t r : {i, i + half})
-          for (const Column* c : m) o.values.push_back((*c)[r].value());
-      else if (h == half)
-        for (const Column* c : m) o.values.push_back((*c)[i].value());
+    auto put = [&](size_t m, size_t r) {
+      for (Fp v : values.at({m, r})) o.values.push_back(v.value());
+    };
+    for (size_t m = 0; m < m_.size(); ++m) {
+      if (m_[m].rows == n) put(m, i), put(m, i + half);
+      else if (m_[m].rows == half) put(m, i);
     }
     for (size_t w = n / 4; w >= 1; w /= 2) {
-      for (const auto& m : m_)
-        if (m.front()->size() == w)
-          for (const Column* c : m) o.values.push_back((*c)[i % w].value());
+      for (size_t m = 0; m < m_.size(); ++m)
+        if (m_[m].rows == w) put(m, i % w);
       if (w == 1) break;
     }
     for (size_t l = 0; l + 1 < levels_.size(); ++l) {
@@ -159,7 +218,7 @@ class MixedTree {
   }
 
  private:
-  std::vector<std::vector<const Column*>> m_;
+  std::vector<Matrix> m_;
   std::vector<std::vector<Digest>> levels_;
 };
 
@@ -167,11 +226,41 @@ struct TableData {
   unsigned log_h = 0;
   size_t h = 0, n = 0;
   Fp shift;
-  std::vector<Column> trace, lde;  // spec columns, on the trace domain and the LDE coset
-  std::vector<Column> aux, aux_lde;
+  // Spec columns on the trace domain (until LogUp has read them), then their coefficients; the
+  // LDE is never held: each pass computes it a part (a coset of the trace domain's size) at a time.
+  std::vector<Column> trace, coeffs;
+  std::vector<Column> aux, aux_coeffs;  // the same for the auxiliary columns
   std::vector<Column> q_coeffs, q_lde;
   Fp3 terminal;
 };
+
+// Part k of P of the LDE of the polynomial with these coefficients on shift·<ω_n> (n = P·h):
+// its values at rows k, k + P, k + 2P, ..., the coset shift·ω_n^k·<ω_h>.
+Column part_evals(const Column& coeffs, Fp shift, unsigned log_n, size_t k) {
+  Column v(coeffs);
+  const Fp c = shift * root_of_unity(log_n).pow(k);
+  Fp s = kOne;
+  for (Fp& x : v) x = x * s, s = s * c;
+  ntt(v, 1);
+  return v;
+}
+// Part k of the LDE of the columns `which` of a set (all of them when which is null), in
+// parallel over the columns.
+std::vector<Column> parts_of(const std::vector<Column>& coeffs, const std::vector<size_t>* which, Fp shift,
+                             unsigned log_n, size_t k, unsigned threads) {
+  const size_t w = which ? which->size() : coeffs.size();
+  std::vector<Column> out(w);
+  parallel_for(w, threads, [&](size_t b, size_t e) {
+    for (size_t c = b; c < e; ++c) out[c] = part_evals(coeffs[which ? (*which)[c] : c], shift, log_n, k);
+  }, 1);
+  return out;
+}
+// f(z) from the coefficients (Horner): the value the barycentric formula gives on the trace domain.
+Fp3 horner(const Column& coeffs, const Fp3& z) {
+  Fp3 acc{};
+  for (size_t j = coeffs.size(); j-- > 0;) acc = acc * z + Fp3{{coeffs[j], Fp(), Fp()}};
+  return acc;
+}
 
 // Evaluations on shift·<ω_n> of the polynomial with these coefficients.
 Column coset_evals(Column coeffs, size_t n, Fp shift, unsigned threads) {
@@ -188,12 +277,6 @@ Column coset_coeffs(Column evals, Fp shift, unsigned threads) {
   Fp s = kOne;
   for (Fp& x : evals) x = x * s, s = s * inv;
   return evals;
-}
-// Σ_i e_i L_i(z) over <ω_h>, with weights[i] = L_i(z).
-Fp3 at(const Column& col, const std::vector<Fp3>& weights) {
-  Fp3 s{};
-  for (size_t i = 0; i < col.size(); ++i) s = s + weights[i] * col[i];
-  return s;
 }
 
 }  // namespace
@@ -269,10 +352,10 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
       return b;
     };
     size_t mt = 0, ml = 0, at = 0, al = 0, q = 0, tb = 0;
-    for (const TableData& d : *tdp) mt += sz(d.trace), ml += sz(d.lde), at += sz(d.aux), al += sz(d.aux_lde), q += sz(d.q_coeffs) + sz(d.q_lde);
+    for (const TableData& d : *tdp) mt += sz(d.trace), ml += sz(d.coeffs), at += sz(d.aux), al += sz(d.aux_coeffs), q += sz(d.q_coeffs) + sz(d.q_lde);
     for (const MixedTree* t : trees) tb += t->bytes();
-    std::vector<std::pair<std::string, size_t>> live = {{"main trace", mt}, {"main LDE", ml}, {"aux trace", at},
-                                                         {"aux LDE", al}, {"quotient", q}, {"Merkle trees", tb}};
+    std::vector<std::pair<std::string, size_t>> live = {{"main trace", mt}, {"main coefficients", ml}, {"aux trace", at},
+                                                         {"aux coefficients", al}, {"quotient", q}, {"Merkle trees", tb}};
     for (auto& m : more) live.push_back(std::move(m));
     buffers(stage, live);
   };
@@ -323,15 +406,25 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     TableData& d = td[t];
     d.n = d.h * blowup;
     d.shift = to_opt(rs::lde_shift(log_max, d.log_h));
-    d.lde.resize(d.trace.size());
-    parallel_for(d.trace.size(), threads, [&](size_t b, size_t e) {
-      for (size_t c = b; c < e; ++c) d.lde[c] = coset_lde(d.trace[c], static_cast<unsigned>(blowup), d.shift);
+    d.coeffs = d.trace;
+    parallel_for(d.coeffs.size(), threads, [&](size_t b, size_t e) {
+      for (size_t c = b; c < e; ++c) intt(d.coeffs[c], 1);
     }, 1);
   }
-  std::vector<std::vector<const Column*>> mats(T);
-  for (size_t t = 0; t < T; ++t)
-    for (size_t c : layout.tables[t].main) mats[t].push_back(&td[t].lde[c]);
-  const MixedTree main_tree(mats, threads);
+  // A set of every table's columns (main, aux) as tree matrices, one LDE part at a time.
+  auto matrices = [&](std::vector<Column> TableData::*set, bool main_only) {
+    std::vector<Matrix> mats(T);
+    for (size_t t = 0; t < T; ++t) {
+      const TableData& d = td[t];
+      const std::vector<size_t>* which = main_only ? &layout.tables[t].main : nullptr;
+      mats[t] = {d.n, which ? which->size() : (d.*set).size(), blowup, [&, t, which, set](size_t k) {
+                   const TableData& dt = td[t];
+                   return parts_of(dt.*set, which, dt.shift, dt.log_h + lb, k, threads);
+                 }};
+    }
+    return mats;
+  };
+  const MixedTree main_tree(matrices(&TableData::coeffs, true), threads);
   proof.main_root = main_tree.root();
   tr.absorb_digest("main-root", proof.main_root);
   trees.push_back(&main_tree);
@@ -406,24 +499,18 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
       for (size_t c = 0; c < 3; ++c) d.aux[3 * F + c][r] = s.c[c];
     }
     d.terminal = s;
-    d.aux_lde.resize(d.aux.size());
-    parallel_for(d.aux.size(), threads, [&](size_t b, size_t e) {
-      for (size_t c = b; c < e; ++c) d.aux_lde[c] = coset_lde(d.aux[c], static_cast<unsigned>(blowup), d.shift);
+    d.aux_coeffs = std::move(d.aux);
+    d.aux.clear();
+    parallel_for(d.aux_coeffs.size(), threads, [&](size_t b, size_t e) {
+      for (size_t c = b; c < e; ++c) intt(d.aux_coeffs[c], 1);
     }, 1);
   }
+  for (TableData& d : td) std::vector<Column>().swap(d.trace);  // LogUp was the last to read it
   for (const TableData& d : td) {
     proof.terminal_sums.push_back(raw(d.terminal));
     tr.absorb_ext("logup-sum", d.terminal);
   }
-  // One mixed tree over a set of every table's columns (aux, quotient).
-  auto tree_of = [&](std::vector<Column> TableData::*set) {
-    for (size_t t = 0; t < T; ++t) {
-      mats[t].clear();
-      for (const auto& c : td[t].*set) mats[t].push_back(&c);
-    }
-    return MixedTree(mats, threads);
-  };
-  const MixedTree aux_tree = tree_of(&TableData::aux_lde);
+  const MixedTree aux_tree(matrices(&TableData::aux_coeffs, false), threads);
   proof.aux_root = aux_tree.root();
   tr.absorb_digest("aux-root", proof.aux_root);
   trees.push_back(&aux_tree);
@@ -461,27 +548,37 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     }
     std::vector<Fp3> powers;
     for (const auto& p : rs::combination_powers(alpha, tl.combined_constraints())) powers.push_back(to_opt(p));
-    std::vector<const Fp*> cols, aux;
-    for (const auto& c : d.lde) cols.push_back(c.data());
-    for (const auto& c : d.aux_lde) aux.push_back(c.data());
-    air::CombineArgs a;
-    a.columns = cols.data();
-    a.aux = aux.data();
-    a.n = d.n;
-    a.next = blowup;
-    a.publics = publics.data();
-    a.lu_alpha = alpha_lu;
-    a.lu_beta = beta_lu;
-    a.terminal = d.terminal;
-    a.powers = powers.data();
-    a.sel_first = first.data();
-    a.sel_last = last.data();
-    a.sel_transition = transition.data();
+    // the combination on each LDE part: a coset of h rows, whose next row is the part's next
     std::vector<Fp3> v(d.n);
-    parallel_for(d.n, threads, [&](size_t b, size_t e) {
-      constexpr size_t kBlock = 1024;
-      for (size_t i = b; i < e; i += kBlock) code[t].combine(a, i, std::min(e, i + kBlock), v.data() + i);
-    }, 1024);
+    for (size_t k = 0; k < blowup; ++k) {
+      const auto cols_k = parts_of(d.coeffs, nullptr, d.shift, d.log_h + lb, k, threads);
+      const auto aux_k = parts_of(d.aux_coeffs, nullptr, d.shift, d.log_h + lb, k, threads);
+      std::vector<const Fp*> cols, aux;
+      for (const auto& c : cols_k) cols.push_back(c.data());
+      for (const auto& c : aux_k) aux.push_back(c.data());
+      Column f_k(d.h), l_k(d.h), t_k(d.h);
+      for (size_t i = 0; i < d.h; ++i)
+        f_k[i] = first[blowup * i + k], l_k[i] = last[blowup * i + k], t_k[i] = transition[blowup * i + k];
+      air::CombineArgs a;
+      a.columns = cols.data();
+      a.aux = aux.data();
+      a.n = d.h;
+      a.next = 1;
+      a.publics = publics.data();
+      a.lu_alpha = alpha_lu;
+      a.lu_beta = beta_lu;
+      a.terminal = d.terminal;
+      a.powers = powers.data();
+      a.sel_first = f_k.data();
+      a.sel_last = l_k.data();
+      a.sel_transition = t_k.data();
+      std::vector<Fp3> v_k(d.h);
+      parallel_for(d.h, threads, [&](size_t b, size_t e) {
+        constexpr size_t kBlock = 1024;
+        for (size_t i = b; i < e; i += kBlock) code[t].combine(a, i, std::min(e, i + kBlock), v_k.data() + i);
+      }, 1024);
+      for (size_t i = 0; i < d.h; ++i) v[blowup * i + k] = v_k[i];
+    }
     std::vector<Column> q(3, Column(d.n));
     for (size_t i = 0; i < d.n; ++i) {
       const Fp3 qv = v[i] * inv_zh[i];
@@ -497,7 +594,18 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     d.q_lde.resize(d.q_coeffs.size());
     for (size_t k = 0; k < d.q_coeffs.size(); ++k) d.q_lde[k] = coset_evals(d.q_coeffs[k], d.n, d.shift, threads);
   }
-  const MixedTree q_tree = tree_of(&TableData::q_lde);
+  std::vector<Matrix> qm(T);
+  for (size_t t = 0; t < T; ++t)  // the quotient chunks' LDE is held (3 chunks columns): its parts are gathered
+    qm[t] = {td[t].n, td[t].q_lde.size(), blowup, [&, t](size_t k) {
+               std::vector<Column> out;
+               for (const Column& c : td[t].q_lde) {
+                 Column v(c.size() / blowup);
+                 for (size_t i = 0; i < v.size(); ++i) v[i] = c[blowup * i + k];
+                 out.push_back(std::move(v));
+               }
+               return out;
+             }};
+  const MixedTree q_tree(std::move(qm), threads);
   proof.quotient_root = q_tree.root();
   tr.absorb_digest("quotient-root", proof.quotient_root);
   trees.push_back(&q_tree);
@@ -509,33 +617,19 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     zeta_ref = to_ref(tr.squeeze_ext("ood-point"));
   } while (!rs::ood_point_ok(zeta_ref, proof.statement.log_heights, lb));
   const Fp3 zeta = to_opt(zeta_ref);
-  std::map<std::pair<unsigned, int>, std::vector<Fp3>> weights;
-  auto weights_for = [&](unsigned log_h, int shifted) -> const std::vector<Fp3>& {
-    auto key = std::make_pair(log_h, shifted);
-    auto it = weights.find(key);
-    if (it == weights.end()) {
-      const size_t h = size_t{1} << log_h;
-      const Fp3 z = shifted ? zeta * root_of_unity(log_h) : zeta;
-      auto w = barycentric_weights(h, z, threads);
-      if (!w) throw std::logic_error("ood point on a trace domain");  // ood_point_ok excludes it
-      const Fp3 factor = ood_factor(h, z);
-      for (Fp3& x : *w) x = x * factor;
-      it = weights.emplace(key, std::move(*w)).first;
-    }
-    return it->second;
-  };
+  // Every column's polynomial at ζ and at ζ·ω_h, from its coefficients (Horner: the value the
+  // barycentric formula gives on the trace domain).
   for (const TableData& d : td) {
     std::vector<const Column*> opened;
     std::vector<int> shifted;
     for (int s = 0; s < 2; ++s)
-      for (const auto& col : d.trace) opened.push_back(&col), shifted.push_back(s);
+      for (const auto& col : d.coeffs) opened.push_back(&col), shifted.push_back(s);
     for (int s = 0; s < 2; ++s)
-      for (const auto& col : d.aux) opened.push_back(&col), shifted.push_back(s);
-    weights_for(d.log_h, 0);
-    weights_for(d.log_h, 1);
+      for (const auto& col : d.aux_coeffs) opened.push_back(&col), shifted.push_back(s);
+    const Fp3 points[2] = {zeta, zeta * root_of_unity(d.log_h)};
     std::vector<Fp3> values(opened.size());
     parallel_for(opened.size(), threads, [&](size_t b, size_t e) {
-      for (size_t k = b; k < e; ++k) values[k] = at(*opened[k], weights.at({d.log_h, shifted[k]}));
+      for (size_t k = b; k < e; ++k) values[k] = horner(*opened[k], points[shifted[k]]);
     }, 1);
     for (const Fp3& x : values) proof.ood.push_back(raw(x));
     for (const auto& coeffs : d.q_coeffs) {
@@ -565,41 +659,60 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
       });
       batch_inverse(std::span<Fp3>(inv_z));
       batch_inverse(std::span<Fp3>(inv_zn));
-      // the opened columns in ood order, each with its power of γ and opening point
-      std::vector<const Column*> f;
+      // the opened columns in ood order (main at ζ, at ζω; aux at ζ, at ζω; quotient chunks),
+      // each with its power of γ and opening point
       std::vector<Fp3> pw;
       std::vector<int> sh;
       Fp3 const_z{}, const_zn{};
-      auto term = [&](const Column& col, int s) {
+      auto term = [&](int s) {
         const Fp3 v = Fp3{{Fp::from_u64(proof.ood[k][0]), Fp::from_u64(proof.ood[k][1]), Fp::from_u64(proof.ood[k][2])}};
         ++k;
         (s ? const_zn : const_z) = (s ? const_zn : const_z) + power * v;
-        f.push_back(&col), pw.push_back(power), sh.push_back(s);
+        pw.push_back(power), sh.push_back(s);
         power = power * gamma;
       };
       for (int s = 0; s < 2; ++s)
-        for (const auto& col : d.lde) term(col, s);
+        for (size_t c = 0; c < d.coeffs.size(); ++c) term(s);
       for (int s = 0; s < 2; ++s)
-        for (const auto& col : d.aux_lde) term(col, s);
-      for (const auto& col : d.q_lde) term(col, 0);
-      // Rows in blocks, columns outer within a block: each column is read as one stream (the
-      // lazy sums are exact integers until value(), so the order of the terms does not matter).
-      parallel_for(d.n, threads, [&](size_t b, size_t e) {
-        constexpr size_t kBlock = 128;
-        std::vector<air::LazySum3> sz(kBlock), szn(kBlock);
-        for (size_t i0 = b; i0 < e; i0 += kBlock) {
-          const size_t m = std::min(e, i0 + kBlock) - i0;
-          std::fill(sz.begin(), sz.begin() + static_cast<ptrdiff_t>(m), air::LazySum3{});
-          std::fill(szn.begin(), szn.begin() + static_cast<ptrdiff_t>(m), air::LazySum3{});
-          for (size_t c = 0; c < f.size(); ++c) {
-            const Fp* col = f[c]->data() + i0;
-            auto& out = sh[c] ? szn : sz;
-            for (size_t i = 0; i < m; ++i) out[i].add(pw[c], col[i]);
-          }
-          for (size_t i = 0; i < m; ++i)
-            acc[i0 + i] = acc[i0 + i] + (sz[i].value() - const_z) * inv_z[i0 + i] + (szn[i].value() - const_zn) * inv_zn[i0 + i];
+        for (size_t c = 0; c < d.aux_coeffs.size(); ++c) term(s);
+      for (size_t c = 0; c < d.q_lde.size(); ++c) term(0);
+      // LDE part by part; in a part, rows in blocks and columns outer within a block: each
+      // column is read as one stream (the lazy sums are exact integers until value(), so the
+      // order of the terms does not matter)
+      for (size_t part = 0; part < blowup; ++part) {
+        const auto main_k = parts_of(d.coeffs, nullptr, d.shift, d.log_h + lb, part, threads);
+        const auto aux_k = parts_of(d.aux_coeffs, nullptr, d.shift, d.log_h + lb, part, threads);
+        std::vector<Column> q_k;
+        for (const Column& c : d.q_lde) {
+          Column v(d.h);
+          for (size_t i = 0; i < d.h; ++i) v[i] = c[blowup * i + part];
+          q_k.push_back(std::move(v));
         }
-      });
+        std::vector<const Column*> f;
+        for (int s = 0; s < 2; ++s)
+          for (const auto& c : main_k) f.push_back(&c);
+        for (int s = 0; s < 2; ++s)
+          for (const auto& c : aux_k) f.push_back(&c);
+        for (const auto& c : q_k) f.push_back(&c);
+        parallel_for(d.h, threads, [&](size_t b, size_t e) {
+          constexpr size_t kBlock = 128;
+          std::vector<air::LazySum3> sz(kBlock), szn(kBlock);
+          for (size_t i0 = b; i0 < e; i0 += kBlock) {
+            const size_t m = std::min(e, i0 + kBlock) - i0;
+            std::fill(sz.begin(), sz.begin() + static_cast<ptrdiff_t>(m), air::LazySum3{});
+            std::fill(szn.begin(), szn.begin() + static_cast<ptrdiff_t>(m), air::LazySum3{});
+            for (size_t c = 0; c < f.size(); ++c) {
+              const Fp* col = f[c]->data() + i0;
+              auto& out = sh[c] ? szn : sz;
+              for (size_t i = 0; i < m; ++i) out[i].add(pw[c], col[i]);
+            }
+            for (size_t i = 0; i < m; ++i) {
+              const size_t j = blowup * (i0 + i) + part;
+              acc[j] = acc[j] + (sz[i].value() - const_z) * inv_z[j] + (szn[i].value() - const_zn) * inv_zn[j];
+            }
+          }
+        });
+      }
     }
   }
   {
@@ -664,7 +777,12 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   const size_t half0 = size_t{1} << (log_max + lb - 1);
   std::vector<size_t> queries;
   for (unsigned i = 0; i < options.num_queries; ++i) queries.push_back(tr.squeeze_index("fri-query", half0));
-  for (size_t q : queries) proof.queries.push_back({main_tree.open(q), aux_tree.open(q), q_tree.open(q)});
+  {  // the opened rows' values, computed one LDE part at a time
+    const auto main_v = main_tree.fetch(main_tree.rows_opened(queries));
+    const auto aux_v = aux_tree.fetch(aux_tree.rows_opened(queries));
+    const auto q_v = q_tree.fetch(q_tree.rows_opened(queries));
+    for (size_t q : queries) proof.queries.push_back({main_tree.open(q, main_v), aux_tree.open(q, aux_v), q_tree.open(q, q_v)});
+  }
   for (size_t l = 0; l < fri_trees.size(); ++l) {
     const size_t half = fri_rows[l].size() / 6;
     std::set<size_t> leaves;

@@ -109,9 +109,9 @@ Result prove(const std::string& zkrv, const std::string& elf, const fs::path& in
                          quote(proof.string()) + " --prover " + prover + " --security " + security + " --json -q --spans " +
                          quote((dir / "spans").string()) + " 2>" + quote((dir / "err.txt").string()));
   if (run.status != 0) {
-    std::string err = slurp(dir / "err.txt");
-    while (!err.empty() && err.back() == '\n') err.pop_back();
-    r.note = err.substr(err.rfind('\n') == std::string::npos ? 0 : err.rfind('\n') + 1);
+    const std::string err = slurp(dir / "err.txt");  // the error line (the spans follow it)
+    const size_t at = err.find("zkrv: error: ");
+    r.note = at == std::string::npos ? "exit " + std::to_string(run.status) : err.substr(at + 13, err.find('\n', at) - at - 13);
     return r;
   }
   const auto j = json::parse(run.out.substr(run.out.find('{')));
