@@ -182,6 +182,8 @@ void transform(std::span<Fp> v, bool inverse, unsigned threads) {
   dit(raw(v), log_n, twiddle_words(tree), threads);
 }
 
+}  // namespace
+
 // T[p] = shift^rev(p) / n for p < n (rev over log_n bits): the coset scaling of bit-reversed
 // coefficients, built by doubling (T[2^l + p] = T[p] shift^(2^(log_n - 1 - l))).
 std::vector<Fp> bitrev_coset_factors(unsigned log_n, Fp shift) {
@@ -196,6 +198,8 @@ std::vector<Fp> bitrev_coset_factors(unsigned log_n, Fp shift) {
   }
   return t;
 }
+
+namespace {
 
 // LDE without any bit-reversal pass: DIF inverse (natural evaluations -> bit-reversed
 // coefficients), scale by T, spread coefficient p to position p * blowup (the bit-reversed order
@@ -237,6 +241,26 @@ void coset_lde_into(std::span<const Fp> evals, unsigned blowup, Fp shift, std::s
   spec::ntt_log2(out.size());
   std::copy(evals.begin(), evals.end(), out.begin());
   lde_core(raw(out), log_n, log_blowup, bitrev_coset_factors(log_n, shift), threads);
+}
+
+void dif_coefficients(std::span<Fp> values, unsigned threads) {
+  if (values.size() <= 1) return;
+  const unsigned log_n = spec::ntt_log2(values.size());
+  dif(raw(values), log_n, twiddle_words(twiddles().get(log_n, true)), threads);
+}
+
+void coset_evals_from_dif(std::span<const Fp> dif_coeffs, const std::vector<Fp>& factors, std::span<Fp> out,
+                          unsigned threads) {
+  const size_t n = dif_coeffs.size();
+  if (out.size() != n || factors.size() != n) throw std::invalid_argument("coset_evals_from_dif: sizes differ");
+  std::copy(dif_coeffs.begin(), dif_coeffs.end(), out.begin());
+  if (n <= 1) {
+    if (n == 1) out[0] = out[0] * factors[0];
+    return;
+  }
+  const unsigned log_n = spec::ntt_log2(n);
+  kernels().mul(raw(out), reinterpret_cast<const uint64_t*>(factors.data()), n);
+  dit(raw(out), log_n, twiddle_words(twiddles().get(log_n, false)), threads);
 }
 
 std::vector<Fp> coset_lde(std::span<const Fp> evals, unsigned blowup, Fp shift, unsigned threads) {

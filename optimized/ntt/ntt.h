@@ -24,6 +24,15 @@ void intt(std::span<Fp> values, unsigned threads = 1);  // evaluations -> coeffi
 std::vector<Fp> coset_lde(std::span<const Fp> evals, unsigned blowup, Fp shift, unsigned threads = 1);
 void coset_lde_into(std::span<const Fp> evals, unsigned blowup, Fp shift, std::span<Fp> out, unsigned threads = 1);
 
+// The LDE a coset at a time (the optimized prover's parts), with no bit-reversal pass:
+// dif_coefficients turns evaluations on <ω_n> into n times the coefficients, in bit-reversed
+// order (a DIF inverse transform, in place); coset_evals_from_dif gives the evaluations on
+// c·<ω_n>, natural order, from those and bitrev_coset_factors(log_n, c) (c^rev(p) / n).
+void dif_coefficients(std::span<Fp> values, unsigned threads = 1);
+std::vector<Fp> bitrev_coset_factors(unsigned log_n, Fp shift);
+void coset_evals_from_dif(std::span<const Fp> dif_coeffs, const std::vector<Fp>& factors, std::span<Fp> out,
+                          unsigned threads = 1);
+
 }  // namespace zkrv::opt
 
 namespace zkrv::opt {

@@ -48,7 +48,7 @@ void put_fp(std::vector<uint8_t>& b, Fp x) {
 // (on the LDE coset these are the cosets shift·ω^k·<ω^parts>, one NTT of rows/parts each).
 struct Matrix {
   size_t rows = 0, width = 0, parts = 1;
-  std::function<std::vector<Column>(size_t k)> part;  // width columns of rows/parts values
+  std::function<void(size_t k, std::vector<Column>& out)> part;  // width columns of rows/parts values
 };
 
 // protocol:merkle:mixed, threaded: the same root and openings as ref::MixedMerkleTree, with the
@@ -73,9 +73,9 @@ class MixedTree {
         if (m_[m].rows == n || m_[m].rows == n / 2) at.push_back(m), P = std::max(P, m_[m].parts);
       for (size_t m : at)
         if (m_[m].parts != P) throw std::logic_error("mixed Merkle: leaf matrices in different parts");
+      std::vector<std::vector<Column>> cols(m_.size());
       for (size_t k = 0; k < P; ++k) {
-        std::vector<std::vector<Column>> cols(m_.size());
-        for (size_t m : at) cols[m] = m_[m].part(k);
+        for (size_t m : at) m_[m].part(k, cols[m]);
         const size_t count = n / 2 / P, groups = (count + 7) / 8;  // leaves i = P s + k
         parallel_for(groups, threads, [&](size_t gb, size_t ge) {
           std::vector<uint8_t> buf[8];
@@ -117,9 +117,9 @@ class MixedTree {
       for (size_t m : inject)
         if (m_[m].parts != P) throw std::logic_error("mixed Merkle: injected matrices in different parts");
       // Nodes j = P s + k, part by part, eight at a time (every node of a level hashes the same length).
+      std::vector<std::vector<Column>> cols(m_.size());
       for (size_t k = 0; k < P; ++k) {
-        std::vector<std::vector<Column>> cols(m_.size());
-        for (size_t m : inject) cols[m] = m_[m].part(k);
+        for (size_t m : inject) m_[m].part(k, cols[m]);
         const size_t count = w / P, groups = (count + 7) / 8;
         parallel_for(groups, threads, [&](size_t gb, size_t ge) {
           std::vector<uint8_t> buf[8];
@@ -186,7 +186,8 @@ class MixedTree {
         for (const auto& [mm, r] : rows)
           if (mm == m && r % m_[m].parts == k) want.push_back(r);
         if (want.empty()) continue;
-        const auto cols = m_[m].part(k);
+        std::vector<Column> cols;
+        m_[m].part(k, cols);
         for (size_t r : want) {
           std::vector<Fp> row;
           for (const Column& c : cols) row.push_back(c[r / m_[m].parts]);
@@ -231,35 +232,45 @@ struct TableData {
   std::vector<Column> trace, coeffs;
   std::vector<Column> aux, aux_coeffs;  // the same for the auxiliary columns
   std::vector<Column> q_coeffs, q_lde;
+  std::vector<std::vector<Fp>> factors;  // per LDE part k: bitrev_coset_factors(log_h, shift·ω_N^k)
   Fp3 terminal;
 };
 
-// Part k of P of the LDE of the polynomial with these coefficients on shift·<ω_n> (n = P·h):
-// its values at rows k, k + P, k + 2P, ..., the coset shift·ω_n^k·<ω_h>.
-Column part_evals(const Column& coeffs, Fp shift, unsigned log_n, size_t k) {
-  Column v(coeffs);
-  const Fp c = shift * root_of_unity(log_n).pow(k);
-  Fp s = kOne;
-  for (Fp& x : v) x = x * s, s = s * c;
-  ntt(v, 1);
-  return v;
-}
-// Part k of the LDE of the columns `which` of a set (all of them when which is null), in
-// parallel over the columns.
-std::vector<Column> parts_of(const std::vector<Column>& coeffs, const std::vector<size_t>* which, Fp shift,
-                             unsigned log_n, size_t k, unsigned threads) {
+// The LDE by parts. A column's `coeffs` are n·(its coefficients) in bit-reversed order
+// (dif_coefficients); part k of P of its LDE on shift·<ω_N> (N = P·n) is its values at rows k,
+// k + P, k + 2P, ..., the coset shift·ω_N^k·<ω_n>: coset_evals_from_dif with that coset's
+// factors (TableData::factors). Columns `which` of a set (all when null) into `out`, whose
+// buffers are reused from part to part, in parallel over the columns.
+void parts_of(const std::vector<Column>& coeffs, const std::vector<size_t>* which, const std::vector<Fp>& factors,
+              std::vector<Column>& out, unsigned threads) {
   const size_t w = which ? which->size() : coeffs.size();
-  std::vector<Column> out(w);
+  out.resize(w);
   parallel_for(w, threads, [&](size_t b, size_t e) {
-    for (size_t c = b; c < e; ++c) out[c] = part_evals(coeffs[which ? (*which)[c] : c], shift, log_n, k);
+    for (size_t c = b; c < e; ++c) {
+      const Column& src = coeffs[which ? (*which)[c] : c];
+      out[c].resize(src.size());
+      coset_evals_from_dif(src, factors, out[c], 1);
+    }
   }, 1);
-  return out;
 }
-// f(z) from the coefficients (Horner): the value the barycentric formula gives on the trace domain.
-Fp3 horner(const Column& coeffs, const Fp3& z) {
-  Fp3 acc{};
-  for (size_t j = coeffs.size(); j-- > 0;) acc = acc * z + Fp3{{coeffs[j], Fp(), Fp()}};
-  return acc;
+// f(z) for the columns whose dif coefficients are given, and z^rev(p) / n, the powers of z in
+// bit-reversed order (as bitrev_coset_factors, in the extension): Σ_p coeffs[p] · zpow[p].
+std::vector<Fp3> bitrev_powers(size_t n, const Fp3& z) {
+  std::vector<Fp3> t(n);
+  t[0] = Fp3{{Fp::from_u64(n).inverse(), Fp(), Fp()}};
+  const unsigned log_n = spec::ntt_log2(n);
+  for (unsigned l = 0; l < log_n; ++l) {
+    Fp3 c = z;
+    for (unsigned q = 0; q < log_n - 1 - l; ++q) c = c * c;
+    const size_t h = size_t{1} << l;
+    for (size_t p = 0; p < h; ++p) t[h + p] = t[p] * c;
+  }
+  return t;
+}
+Fp3 evaluate_dif(const Column& coeffs, const std::vector<Fp3>& zpow) {
+  air::LazySum3 s;
+  for (size_t p = 0; p < coeffs.size(); ++p) s.add(zpow[p], coeffs[p]);
+  return s.value();
 }
 
 // Evaluations on shift·<ω_n> of the polynomial with these coefficients.
@@ -408,8 +419,10 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     d.shift = to_opt(rs::lde_shift(log_max, d.log_h));
     d.coeffs = d.trace;
     parallel_for(d.coeffs.size(), threads, [&](size_t b, size_t e) {
-      for (size_t c = b; c < e; ++c) intt(d.coeffs[c], 1);
+      for (size_t c = b; c < e; ++c) dif_coefficients(d.coeffs[c], 1);
     }, 1);
+    for (size_t k = 0; k < blowup; ++k)
+      d.factors.push_back(bitrev_coset_factors(d.log_h, d.shift * root_of_unity(d.log_h + lb).pow(k)));
   }
   // A set of every table's columns (main, aux) as tree matrices, one LDE part at a time.
   auto matrices = [&](std::vector<Column> TableData::*set, bool main_only) {
@@ -417,9 +430,8 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     for (size_t t = 0; t < T; ++t) {
       const TableData& d = td[t];
       const std::vector<size_t>* which = main_only ? &layout.tables[t].main : nullptr;
-      mats[t] = {d.n, which ? which->size() : (d.*set).size(), blowup, [&, t, which, set](size_t k) {
-                   const TableData& dt = td[t];
-                   return parts_of(dt.*set, which, dt.shift, dt.log_h + lb, k, threads);
+      mats[t] = {d.n, which ? which->size() : (d.*set).size(), blowup, [&, t, which, set](size_t k, std::vector<Column>& out) {
+                   parts_of(td[t].*set, which, td[t].factors[k], out, threads);
                  }};
     }
     return mats;
@@ -502,7 +514,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     d.aux_coeffs = std::move(d.aux);
     d.aux.clear();
     parallel_for(d.aux_coeffs.size(), threads, [&](size_t b, size_t e) {
-      for (size_t c = b; c < e; ++c) intt(d.aux_coeffs[c], 1);
+      for (size_t c = b; c < e; ++c) dif_coefficients(d.aux_coeffs[c], 1);
     }, 1);
   }
   for (TableData& d : td) std::vector<Column>().swap(d.trace);  // LogUp was the last to read it
@@ -550,9 +562,10 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     for (const auto& p : rs::combination_powers(alpha, tl.combined_constraints())) powers.push_back(to_opt(p));
     // the combination on each LDE part: a coset of h rows, whose next row is the part's next
     std::vector<Fp3> v(d.n);
+    std::vector<Column> cols_k, aux_k;
     for (size_t k = 0; k < blowup; ++k) {
-      const auto cols_k = parts_of(d.coeffs, nullptr, d.shift, d.log_h + lb, k, threads);
-      const auto aux_k = parts_of(d.aux_coeffs, nullptr, d.shift, d.log_h + lb, k, threads);
+      parts_of(d.coeffs, nullptr, d.factors[k], cols_k, threads);
+      parts_of(d.aux_coeffs, nullptr, d.factors[k], aux_k, threads);
       std::vector<const Fp*> cols, aux;
       for (const auto& c : cols_k) cols.push_back(c.data());
       for (const auto& c : aux_k) aux.push_back(c.data());
@@ -596,14 +609,13 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   }
   std::vector<Matrix> qm(T);
   for (size_t t = 0; t < T; ++t)  // the quotient chunks' LDE is held (3 chunks columns): its parts are gathered
-    qm[t] = {td[t].n, td[t].q_lde.size(), blowup, [&, t](size_t k) {
-               std::vector<Column> out;
-               for (const Column& c : td[t].q_lde) {
-                 Column v(c.size() / blowup);
-                 for (size_t i = 0; i < v.size(); ++i) v[i] = c[blowup * i + k];
-                 out.push_back(std::move(v));
+    qm[t] = {td[t].n, td[t].q_lde.size(), blowup, [&, t](size_t k, std::vector<Column>& out) {
+               out.resize(td[t].q_lde.size());
+               for (size_t c = 0; c < out.size(); ++c) {
+                 const Column& src = td[t].q_lde[c];
+                 out[c].resize(src.size() / blowup);
+                 for (size_t i = 0; i < out[c].size(); ++i) out[c][i] = src[blowup * i + k];
                }
-               return out;
              }};
   const MixedTree q_tree(std::move(qm), threads);
   proof.quotient_root = q_tree.root();
@@ -626,10 +638,10 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
       for (const auto& col : d.coeffs) opened.push_back(&col), shifted.push_back(s);
     for (int s = 0; s < 2; ++s)
       for (const auto& col : d.aux_coeffs) opened.push_back(&col), shifted.push_back(s);
-    const Fp3 points[2] = {zeta, zeta * root_of_unity(d.log_h)};
+    const std::vector<Fp3> zpow[2] = {bitrev_powers(d.h, zeta), bitrev_powers(d.h, zeta * root_of_unity(d.log_h))};
     std::vector<Fp3> values(opened.size());
     parallel_for(opened.size(), threads, [&](size_t b, size_t e) {
-      for (size_t k = b; k < e; ++k) values[k] = horner(*opened[k], points[shifted[k]]);
+      for (size_t k = b; k < e; ++k) values[k] = evaluate_dif(*opened[k], zpow[shifted[k]]);
     }, 1);
     for (const Fp3& x : values) proof.ood.push_back(raw(x));
     for (const auto& coeffs : d.q_coeffs) {
@@ -679,9 +691,10 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
       // LDE part by part; in a part, rows in blocks and columns outer within a block: each
       // column is read as one stream (the lazy sums are exact integers until value(), so the
       // order of the terms does not matter)
+      std::vector<Column> main_k, aux_k;
       for (size_t part = 0; part < blowup; ++part) {
-        const auto main_k = parts_of(d.coeffs, nullptr, d.shift, d.log_h + lb, part, threads);
-        const auto aux_k = parts_of(d.aux_coeffs, nullptr, d.shift, d.log_h + lb, part, threads);
+        parts_of(d.coeffs, nullptr, d.factors[part], main_k, threads);
+        parts_of(d.aux_coeffs, nullptr, d.factors[part], aux_k, threads);
         std::vector<Column> q_k;
         for (const Column& c : d.q_lde) {
           Column v(d.h);

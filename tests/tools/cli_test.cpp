@@ -223,7 +223,7 @@ TEST_F(Cli, ProveSpansShowEveryStageAndItsMemory) {
   for (const auto& e : trace["traceEvents"]) {
     rss |= e["ph"] == "C" && e["name"] == "rss";
     live |= e["ph"] == "C" && e["name"] == "live buffers (bytes)" && e["args"].contains("unattributed") &&
-            e["args"].contains("main LDE");
+            e["args"].contains("main coefficients");
     per_table |= e["ph"] == "X" && e["name"] == "logup cpu";
   }
   EXPECT_TRUE(rss && live && per_table) << rss << live << per_table;
