@@ -48,7 +48,8 @@ void put_fp(std::vector<uint8_t>& b, Fp x) {
 // (on the LDE coset these are the cosets shift·ω^k·<ω^parts>, one NTT of rows/parts each).
 struct Matrix {
   size_t rows = 0, width = 0, parts = 1;
-  std::function<void(size_t k, std::vector<Column>& out)> part;  // width columns of rows/parts values
+  // part k: width columns of rows/parts values, in `out` (computed into `scratch`, or held elsewhere)
+  std::function<void(size_t k, std::vector<Column>& scratch, std::vector<const Column*>& out)> part;
 };
 
 // protocol:merkle:mixed, threaded: the same root and openings as ref::MixedMerkleTree, with the
@@ -73,9 +74,10 @@ class MixedTree {
         if (m_[m].rows == n || m_[m].rows == n / 2) at.push_back(m), P = std::max(P, m_[m].parts);
       for (size_t m : at)
         if (m_[m].parts != P) throw std::logic_error("mixed Merkle: leaf matrices in different parts");
-      std::vector<std::vector<Column>> cols(m_.size());
+      std::vector<std::vector<Column>> scratch(m_.size());
+      std::vector<std::vector<const Column*>> cols(m_.size());
       for (size_t k = 0; k < P; ++k) {
-        for (size_t m : at) m_[m].part(k, cols[m]);
+        for (size_t m : at) m_[m].part(k, scratch[m], cols[m]);
         const size_t count = n / 2 / P, groups = (count + 7) / 8;  // leaves i = P s + k
         parallel_for(groups, threads, [&](size_t gb, size_t ge) {
           std::vector<uint8_t> buf[8];
@@ -88,9 +90,9 @@ class MixedTree {
               for (size_t m : at) {
                 if (m_[m].rows == n)
                   for (size_t r : {sidx, sidx + n / 2 / P})
-                    for (const Column& c : cols[m]) put_fp(b, c[r]);
+                    for (const Column* c : cols[m]) put_fp(b, (*c)[r]);
                 else
-                  for (const Column& c : cols[m]) put_fp(b, c[sidx]);
+                  for (const Column* c : cols[m]) put_fp(b, (*c)[sidx]);
               }
             }
             Digest out[8];
@@ -117,9 +119,10 @@ class MixedTree {
       for (size_t m : inject)
         if (m_[m].parts != P) throw std::logic_error("mixed Merkle: injected matrices in different parts");
       // Nodes j = P s + k, part by part, eight at a time (every node of a level hashes the same length).
-      std::vector<std::vector<Column>> cols(m_.size());
+      std::vector<std::vector<Column>> scratch(m_.size());
+      std::vector<std::vector<const Column*>> cols(m_.size());
       for (size_t k = 0; k < P; ++k) {
-        for (size_t m : inject) m_[m].part(k, cols[m]);
+        for (size_t m : inject) m_[m].part(k, scratch[m], cols[m]);
         const size_t count = w / P, groups = (count + 7) / 8;
         parallel_for(groups, threads, [&](size_t gb, size_t ge) {
           std::vector<uint8_t> buf[8];
@@ -147,7 +150,7 @@ class MixedTree {
                 buf[q].assign(1, 0x02);
                 buf[q].insert(buf[q].end(), out[q].begin(), out[q].end());
                 for (size_t m : inject)
-                  for (const Column& c : cols[m]) put_fp(buf[q], c[first + q]);
+                  for (const Column* c : cols[m]) put_fp(buf[q], (*c)[first + q]);
               }
               hash(cnt);
             }
@@ -186,11 +189,12 @@ class MixedTree {
         for (const auto& [mm, r] : rows)
           if (mm == m && r % m_[m].parts == k) want.push_back(r);
         if (want.empty()) continue;
-        std::vector<Column> cols;
-        m_[m].part(k, cols);
+        std::vector<Column> scratch;
+        std::vector<const Column*> cols;
+        m_[m].part(k, scratch, cols);
         for (size_t r : want) {
           std::vector<Fp> row;
-          for (const Column& c : cols) row.push_back(c[r / m_[m].parts]);
+          for (const Column* c : cols) row.push_back((*c)[r / m_[m].parts]);
           out[{m, r}] = std::move(row);
         }
       }
@@ -233,6 +237,9 @@ struct TableData {
   std::vector<Column> aux, aux_coeffs;  // the same for the auxiliary columns
   std::vector<Column> q_coeffs, q_lde;
   std::vector<std::vector<Fp>> factors;  // per LDE part k: bitrev_coset_factors(log_h, shift·ω_N^k)
+  // Lde::kHold: every part of the LDE of all main (spec) and aux columns, [k][column], kept
+  // from the first pass that computes it
+  std::vector<std::vector<Column>> main_parts, aux_parts;
   Fp3 terminal;
 };
 
@@ -295,7 +302,7 @@ Column coset_coeffs(Column evals, Fp shift, unsigned threads) {
 namespace {
 spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
                             const std::vector<Fp>& publics, const spec::StarkOptions& options, unsigned threads,
-                            const Progress& progress, const BufferReport& buffers = {});
+                            const Progress& progress, const BufferReport& buffers = {}, Lde lde = Lde::kStream);
 
 // A table the reference builder keeps row by row, column-major in spec column order.
 air::TableColumns table_columns(const ref::air::TraceTable& tt, const spec::air::Table& st) {
@@ -309,7 +316,8 @@ air::TableColumns table_columns(const ref::air::TraceTable& tt, const spec::air:
   return t;
 }
 spec::StarkProof prove_rows(const spec::ProgramImage& image, const ref::air::AirTrace& trace, ref::air::AirTrace* consume,
-                            const spec::StarkOptions& options, unsigned threads, const Progress& progress) {
+                            const spec::StarkOptions& options, unsigned threads, const Progress& progress,
+                            Lde lde = Lde::kStream) {
   const spec::air::Spec& sp = spec::air::embedded_spec();
   std::vector<air::TableColumns> tables;
   for (const auto& st : sp.tables) {
@@ -318,13 +326,13 @@ spec::StarkProof prove_rows(const spec::ProgramImage& image, const ref::air::Air
   }
   std::vector<Fp> publics;
   for (const std::string& name : rs::air_layout().publics) publics.push_back(Fp::from_u64(trace.publics.at(name)));
-  return prove_impl(image, std::move(tables), publics, options, threads, progress);
+  return prove_impl(image, std::move(tables), publics, options, threads, progress, {}, lde);
 }
 }  // namespace
 
 spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const ref::air::AirTrace& trace,
-                                 const spec::StarkOptions& options, unsigned threads, const Progress& progress) {
-  return prove_rows(image, trace, nullptr, options, threads, progress);
+                                 const spec::StarkOptions& options, unsigned threads, const Progress& progress, Lde lde) {
+  return prove_rows(image, trace, nullptr, options, threads, progress, lde);
 }
 spec::StarkProof prove_unchecked_consuming(const spec::ProgramImage& image, ref::air::AirTrace&& trace,
                                            const spec::StarkOptions& options, unsigned threads,
@@ -333,14 +341,14 @@ spec::StarkProof prove_unchecked_consuming(const spec::ProgramImage& image, ref:
 }
 spec::StarkProof prove_unchecked(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
                                  const std::vector<Fp>& publics, const spec::StarkOptions& options, unsigned threads,
-                                 const Progress& progress, const BufferReport& buffers) {
-  return prove_impl(image, std::move(tables), publics, options, threads, progress, buffers);
+                                 const Progress& progress, const BufferReport& buffers, Lde lde) {
+  return prove_impl(image, std::move(tables), publics, options, threads, progress, buffers, lde);
 }
 
 namespace {
 spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
                             const std::vector<Fp>& publics, const spec::StarkOptions& options, unsigned threads,
-                            const Progress& progress, const BufferReport& buffers) {
+                            const Progress& progress, const BufferReport& buffers, Lde lde) {
   if (auto why = spec::check_options(options)) throw std::invalid_argument("proof options: " + *why);
   threads = resolve_threads(threads);
   const rs::AirLayout& layout = rs::air_layout();
@@ -362,11 +370,17 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
       for (const auto& c : v) b += c.capacity() * sizeof(Fp);
       return b;
     };
-    size_t mt = 0, ml = 0, at = 0, al = 0, q = 0, tb = 0;
-    for (const TableData& d : *tdp) mt += sz(d.trace), ml += sz(d.coeffs), at += sz(d.aux), al += sz(d.aux_coeffs), q += sz(d.q_coeffs) + sz(d.q_lde);
+    size_t mt = 0, ml = 0, at = 0, al = 0, q = 0, tb = 0, held = 0;
+    for (const TableData& d : *tdp) {
+      mt += sz(d.trace), ml += sz(d.coeffs), at += sz(d.aux), al += sz(d.aux_coeffs), q += sz(d.q_coeffs) + sz(d.q_lde);
+      for (const auto& p : d.main_parts) held += sz(p);
+      for (const auto& p : d.aux_parts) held += sz(p);
+    }
     for (const MixedTree* t : trees) tb += t->bytes();
-    std::vector<std::pair<std::string, size_t>> live = {{"main trace", mt}, {"main coefficients", ml}, {"aux trace", at},
-                                                         {"aux coefficients", al}, {"quotient", q}, {"Merkle trees", tb}};
+    std::vector<std::pair<std::string, size_t>> live = {{"main trace", mt},      {"main coefficients", ml},
+                                                         {"aux trace", at},       {"aux coefficients", al},
+                                                         {"LDE held", held},      {"quotient", q},
+                                                         {"Merkle trees", tb}};
     for (auto& m : more) live.push_back(std::move(m));
     buffers(stage, live);
   };
@@ -424,19 +438,44 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     for (size_t k = 0; k < blowup; ++k)
       d.factors.push_back(bitrev_coset_factors(d.log_h, d.shift * root_of_unity(d.log_h + lb).pow(k)));
   }
-  // A set of every table's columns (main, aux) as tree matrices, one LDE part at a time.
-  auto matrices = [&](std::vector<Column> TableData::*set, bool main_only) {
+  // Part k of a table's LDE (all spec columns, or the aux ones): held (Lde::kHold: computed
+  // once, kept), or computed into scratch.
+  auto part = [&](TableData& d, bool aux, size_t k, std::vector<Column>& scratch) -> const std::vector<Column>& {
+    const std::vector<Column>& coeffs = aux ? d.aux_coeffs : d.coeffs;
+    if (lde != Lde::kHold) {
+      parts_of(coeffs, nullptr, d.factors[k], scratch, threads);
+      return scratch;
+    }
+    auto& held = aux ? d.aux_parts : d.main_parts;
+    if (held.empty()) held.resize(blowup);
+    if (held[k].empty() && !coeffs.empty()) parts_of(coeffs, nullptr, d.factors[k], held[k], threads);
+    return held[k];
+  };
+  // Every table's main (committed columns only) or aux columns as tree matrices, a part at a time.
+  auto matrices = [&](bool aux) {
     std::vector<Matrix> mats(T);
     for (size_t t = 0; t < T; ++t) {
       const TableData& d = td[t];
-      const std::vector<size_t>* which = main_only ? &layout.tables[t].main : nullptr;
-      mats[t] = {d.n, which ? which->size() : (d.*set).size(), blowup, [&, t, which, set](size_t k, std::vector<Column>& out) {
-                   parts_of(td[t].*set, which, td[t].factors[k], out, threads);
+      const std::vector<size_t>* which = aux ? nullptr : &layout.tables[t].main;
+      mats[t] = {d.n, which ? which->size() : d.aux_coeffs.size(), blowup,
+                 [&, t, which, aux](size_t k, std::vector<Column>& scratch, std::vector<const Column*>& out) {
+                   TableData& dt = td[t];
+                   out.clear();
+                   if (lde != Lde::kHold && which) {  // only the committed columns
+                     parts_of(dt.coeffs, which, dt.factors[k], scratch, threads);
+                     for (const Column& c : scratch) out.push_back(&c);
+                     return;
+                   }
+                   const std::vector<Column>& all = part(dt, aux, k, scratch);
+                   if (which)
+                     for (size_t c : *which) out.push_back(&all[c]);
+                   else
+                     for (const Column& c : all) out.push_back(&c);
                  }};
     }
     return mats;
   };
-  const MixedTree main_tree(matrices(&TableData::coeffs, true), threads);
+  const MixedTree main_tree(matrices(false), threads);
   proof.main_root = main_tree.root();
   tr.absorb_digest("main-root", proof.main_root);
   trees.push_back(&main_tree);
@@ -522,7 +561,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     proof.terminal_sums.push_back(raw(d.terminal));
     tr.absorb_ext("logup-sum", d.terminal);
   }
-  const MixedTree aux_tree(matrices(&TableData::aux_coeffs, false), threads);
+  const MixedTree aux_tree(matrices(true), threads);
   proof.aux_root = aux_tree.root();
   tr.absorb_digest("aux-root", proof.aux_root);
   trees.push_back(&aux_tree);
@@ -562,10 +601,10 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     for (const auto& p : rs::combination_powers(alpha, tl.combined_constraints())) powers.push_back(to_opt(p));
     // the combination on each LDE part: a coset of h rows, whose next row is the part's next
     std::vector<Fp3> v(d.n);
-    std::vector<Column> cols_k, aux_k;
+    std::vector<Column> main_scratch, aux_scratch;
     for (size_t k = 0; k < blowup; ++k) {
-      parts_of(d.coeffs, nullptr, d.factors[k], cols_k, threads);
-      parts_of(d.aux_coeffs, nullptr, d.factors[k], aux_k, threads);
+      const std::vector<Column>& cols_k = part(d, false, k, main_scratch);
+      const std::vector<Column>& aux_k = part(d, true, k, aux_scratch);
       std::vector<const Fp*> cols, aux;
       for (const auto& c : cols_k) cols.push_back(c.data());
       for (const auto& c : aux_k) aux.push_back(c.data());
@@ -609,12 +648,14 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   }
   std::vector<Matrix> qm(T);
   for (size_t t = 0; t < T; ++t)  // the quotient chunks' LDE is held (3 chunks columns): its parts are gathered
-    qm[t] = {td[t].n, td[t].q_lde.size(), blowup, [&, t](size_t k, std::vector<Column>& out) {
-               out.resize(td[t].q_lde.size());
-               for (size_t c = 0; c < out.size(); ++c) {
+    qm[t] = {td[t].n, td[t].q_lde.size(), blowup, [&, t](size_t k, std::vector<Column>& scratch, std::vector<const Column*>& out) {
+               scratch.resize(td[t].q_lde.size());
+               out.clear();
+               for (size_t c = 0; c < scratch.size(); ++c) {
                  const Column& src = td[t].q_lde[c];
-                 out[c].resize(src.size() / blowup);
-                 for (size_t i = 0; i < out[c].size(); ++i) out[c][i] = src[blowup * i + k];
+                 scratch[c].resize(src.size() / blowup);
+                 for (size_t i = 0; i < scratch[c].size(); ++i) scratch[c][i] = src[blowup * i + k];
+                 out.push_back(&scratch[c]);
                }
              }};
   const MixedTree q_tree(std::move(qm), threads);
@@ -659,7 +700,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   {
     Fp3 power = embed(kOne);
     size_t k = 0;
-    for (const TableData& d : td) {
+    for (TableData& d : td) {
       auto& acc = deep[d.log_h];
       acc.resize(d.n);
       const Fp w_n = root_of_unity(d.log_h + lb);
@@ -691,14 +732,14 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
       // LDE part by part; in a part, rows in blocks and columns outer within a block: each
       // column is read as one stream (the lazy sums are exact integers until value(), so the
       // order of the terms does not matter)
-      std::vector<Column> main_k, aux_k;
-      for (size_t part = 0; part < blowup; ++part) {
-        parts_of(d.coeffs, nullptr, d.factors[part], main_k, threads);
-        parts_of(d.aux_coeffs, nullptr, d.factors[part], aux_k, threads);
+      std::vector<Column> main_scratch, aux_scratch;
+      for (size_t p = 0; p < blowup; ++p) {
+        const std::vector<Column>& main_k = part(d, false, p, main_scratch);
+        const std::vector<Column>& aux_k = part(d, true, p, aux_scratch);
         std::vector<Column> q_k;
         for (const Column& c : d.q_lde) {
           Column v(d.h);
-          for (size_t i = 0; i < d.h; ++i) v[i] = c[blowup * i + part];
+          for (size_t i = 0; i < d.h; ++i) v[i] = c[blowup * i + p];
           q_k.push_back(std::move(v));
         }
         std::vector<const Column*> f;
@@ -720,7 +761,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
               for (size_t i = 0; i < m; ++i) out[i].add(pw[c], col[i]);
             }
             for (size_t i = 0; i < m; ++i) {
-              const size_t j = blowup * (i0 + i) + part;
+              const size_t j = blowup * (i0 + i) + p;
               acc[j] = acc[j] + (sz[i].value() - const_z) * inv_z[j] + (szn[i].value() - const_zn) * inv_zn[j];
             }
           }

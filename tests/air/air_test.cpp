@@ -3554,7 +3554,7 @@ TEST(Air, TheVerifierRejectsAProofOfEveryMutation) {
     const AirTrace base = mu.start();
     const spec::ProgramImage image = image_of(base);
     if (honest_checked.insert(mu.base).second) {  // the reconstruction is right: the honest proof verifies
-      const auto honest = zkrv::opt::prove::prove_unchecked(image, base, o, 2);
+      const auto honest = zkrv::opt::prove::prove_unchecked(image, base, o, 2, {}, zkrv::opt::prove::Lde::kHold);
       const auto v = ref::verify::verify(honest, {&image, honest.statement.exit_code, nullptr});
       ASSERT_TRUE(v.ok()) << "base of " << mu.expect << ": " << v.rejection->what;
     }
@@ -3562,7 +3562,7 @@ TEST(Air, TheVerifierRejectsAProofOfEveryMutation) {
     if (!mu.apply(t)) continue;
     std::optional<spec::StarkProof> proof;
     try {
-      proof = zkrv::opt::prove::prove_unchecked(image, t, o, 2);
+      proof = zkrv::opt::prove::prove_unchecked(image, t, o, 2, {}, zkrv::opt::prove::Lde::kHold);
     } catch (const std::invalid_argument&) {  // a table height that is not a power of two: no proof exists
       ++unprovable;
       continue;

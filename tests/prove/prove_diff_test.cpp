@@ -1,5 +1,5 @@
 // The optimized prover against the reference prover: byte-identical proofs for every guest and
-// option set tried, at 1, 2 and 3 threads and every SIMD level; a difference names the first
+// option set tried, at 1, 2 and 3 threads, every SIMD level and both ways of having the LDE; a difference names the first
 // round and item that differs (protocol:stark:transcript order).
 #include <gtest/gtest.h>
 
@@ -71,6 +71,9 @@ void expect_same(const Case& c, const spec::StarkOptions& o, const std::string& 
       const auto got = opt::prove::prove_unchecked(c.image, c.trace, o, threads);
       EXPECT_EQ(first_difference(got, want), "") << what << ", " << threads << " thread(s), " << opt::simd_level_name(level);
     }
+    // the LDE held instead of computed a part at a time in each pass
+    const auto held = opt::prove::prove_unchecked(c.image, c.trace, o, 2, {}, opt::prove::Lde::kHold);
+    EXPECT_EQ(first_difference(held, want), "") << what << ", LDE held, " << opt::simd_level_name(level);
   }
   opt::set_simd_level(opt::cpu_simd_level());
   const ref::verify::Expected e{&c.image, want.statement.exit_code, nullptr};

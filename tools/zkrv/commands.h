@@ -53,7 +53,7 @@ bool fast_tables_check(const std::vector<opt::air::TableColumns>& tables, const 
 int write_spans(const std::string& dir);
 
 struct ProveArgs {
-  std::string program, input, out, security = "provable", prover = "optimized", spans_dir;
+  std::string program, input, out, security = "provable", prover = "optimized", spans_dir, lde = "auto";
   unsigned threads = 0;
   uint64_t max_cycles = uint64_t{1} << 22;
   uint64_t seed = 0;

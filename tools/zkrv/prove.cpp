@@ -60,7 +60,7 @@ double estimated_prove_bytes(const std::vector<size_t>& heights, unsigned log_bl
   return bytes * 1.25;
 }
 
-// The optimized prover holds no LDE (optimized/prove): each table's main and auxiliary columns
+// The optimized prover with --lde stream holds no LDE (optimized/prove): each table's main and auxiliary columns
 // as coefficients, the main trace until LogUp, and, while a table's quotient or DEEP sum is
 // computed, one coset part of its columns, its selectors and quotient values on the LDE domain
 // (about 13 values of 8 bytes per LDE row), the quotient chunks' LDE, and three Merkle trees
@@ -99,6 +99,9 @@ CLI::App* add_prove(CLI::App& app, ProveArgs& a) {
   p->add_option("--prover", a.prover, "optimized (threaded, the generated evaluator) or reference (plain, "
                                       "single-threaded): the same proof bytes")
       ->capture_default_str()->check(CLI::IsMember({"optimized", "reference"}));
+  p->add_option("--lde", a.lde, "optimized prover: hold the LDE (faster), or compute it a part at a time in each pass "
+                              "(stream: about 2.3x less memory); auto holds it when that needs at most half the memory")
+      ->capture_default_str()->check(CLI::IsMember({"auto", "hold", "stream"}));
   p->add_option("--threads", a.threads, "optimized prover: threads (0: every core)")->capture_default_str()
       ->check(uint_range(0, 1024));
   p->add_flag("--json", a.json, "print the summary as JSON on stdout");
@@ -210,26 +213,32 @@ int cmd_prove_body(const ProveArgs& a) {
     if (!fast_trace_check(trace, false, nullptr)) return explain();
   }
   stage("check");
+  bool hold = false;
   {
-    const double need = optimized ? estimated_optimized_prove_bytes(table_heights, options.log_blowup)
-                                  : estimated_prove_bytes(table_heights, options.log_blowup);
+    // The optimized prover holds the LDE when that needs at most half of what there is (--lde auto)
+    const double full = estimated_prove_bytes(table_heights, options.log_blowup),
+                 lean = estimated_optimized_prove_bytes(table_heights, options.log_blowup);
     double have = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
     std::string what = "this machine has";
     if (rlimit as{}; ::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY &&
         static_cast<double>(as.rlim_cur) < have)
       have = static_cast<double>(as.rlim_cur), what = "the address-space limit (ulimit -v) is";
+    if (optimized) hold = a.lde == "hold" || (a.lde == "auto" && full <= have / 2);
+    const double need = !optimized || hold ? full : lean;
     char buf[200];
     if (need > have) {
       std::snprintf(buf, sizeof buf, "this run needs about %.1f GB to prove; %s %.1f GB",
                     need / 1e9, what.c_str(), have / 1e9);
       return fail(kOutOfMemory, buf);
     }
-    std::snprintf(buf, sizeof buf, "proving needs about %.1f GB", need / 1e9);
+    std::snprintf(buf, sizeof buf, "proving needs about %.1f GB%s", need / 1e9,
+                  !optimized ? "" : hold ? " (the LDE held)" : " (the LDE computed a part at a time in each pass)");
     progress(buf);
   }
   const auto progress = [&](std::string_view s, double) { stage(s); };
   const auto proof = optimized ? opt::prove::prove_unchecked(g.image, std::move(built.tables), built.publics, options,
-                                                             a.threads, progress, buffers)
+                                                             a.threads, progress, buffers,
+                                                             hold ? opt::prove::Lde::kHold : opt::prove::Lde::kStream)
                                : ref::prove::prove_unchecked_consuming(g.image, std::move(trace), options, progress);
   const auto bytes = spec::encode_stark_proof(proof);
   if (auto err = tools::write_file_atomic(out, bytes); !err.empty()) return fail(kIoError, err);
