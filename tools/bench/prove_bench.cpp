@@ -93,7 +93,7 @@ struct Result {
   uint64_t cycles = 0, proof_bytes = 0;
   double wall_s = 0, peak_mb = 0;
   bool ok = false;
-  std::string note;
+  std::string note, lde;  // lde: how the optimized prover had the LDE (hold, stream)
   std::vector<std::pair<std::string, double>> stages;  // seconds
 };
 std::map<std::string, std::vector<std::string>> g_plot_rows;  // per workload: "cycles,cps,proof,bpc"
@@ -120,6 +120,7 @@ Result prove(const std::string& zkrv, const std::string& elf, const fs::path& in
   r.proof_bytes = j["proof_bytes"];
   r.wall_s = j["wall_s"];
   r.peak_mb = j["peak_rss_mb"];
+  if (j.contains("lde")) r.lde = j["lde"];
   const auto s = json::parse(slurp(dir / "spans" / "summary.json"));
   for (const auto& st : s["stages"]) r.stages.emplace_back(st["label"].get<std::string>(), st["ns"].get<double>() / 1e9);
   return r;
@@ -187,10 +188,10 @@ int main(int argc, char** argv) {
     }
   }
   std::ofstream csv(out / "prove.csv"), stages_csv(out / "stages.csv");
-  csv << "workload,log2_cycles,cycles,prover,wall_s,cycles_per_s,peak_rss_mb,bytes_per_cycle,proof_bytes,same_bytes,note\n";
+  csv << "workload,log2_cycles,cycles,prover,lde,wall_s,cycles_per_s,peak_rss_mb,bytes_per_cycle,proof_bytes,same_bytes,note\n";
   stages_csv << "workload,log2_cycles,prover,stage,seconds\n";
-  std::printf("%-8s %4s %9s %-10s %9s %10s %9s %8s %10s\n", "workload", "log2", "cycles", "prover", "wall s", "cycles/s",
-              "peak MB", "B/cycle", "proof B");
+  std::printf("%-8s %4s %9s %-10s %-6s %9s %10s %9s %8s %10s\n", "workload", "log2", "cycles", "prover", "LDE", "wall s",
+              "cycles/s", "peak MB", "B/cycle", "proof B");
   for (const std::string& name : workloads) {
     const Workload* w = nullptr;
     for (const auto& k : kWorkloads)
@@ -226,14 +227,14 @@ int main(int argc, char** argv) {
         r.workload = name, r.log2 = k;
         const double cps = r.ok ? static_cast<double>(r.cycles) / r.wall_s : 0;
         const double bpc = r.ok ? r.peak_mb * 1048576.0 / static_cast<double>(r.cycles) : 0;
-        std::printf("%-8s %4u %9llu %-10s %9.2f %10.0f %9.0f %8.0f %10llu %s\n", name.c_str(), k,
-                    static_cast<unsigned long long>(r.cycles), r.prover.c_str(), r.wall_s, cps, r.peak_mb, bpc,
+        std::printf("%-8s %4u %9llu %-10s %-6s %9.2f %10.0f %9.0f %8.0f %10llu %s\n", name.c_str(), k,
+                    static_cast<unsigned long long>(r.cycles), r.prover.c_str(), r.lde.c_str(), r.wall_s, cps, r.peak_mb, bpc,
                     static_cast<unsigned long long>(r.proof_bytes), r.ok ? "" : r.note.c_str());
         std::fflush(stdout);
         std::string note = r.note;
         for (char& c : note)
           if (c == ',' || c == '"') c = ';';
-        csv << name << "," << k << "," << r.cycles << "," << r.prover << "," << r.wall_s << "," << cps << "," << r.peak_mb
+        csv << name << "," << k << "," << r.cycles << "," << r.prover << "," << r.lde << "," << r.wall_s << "," << cps << "," << r.peak_mb
             << "," << bpc << "," << r.proof_bytes << "," << (with_ref ? (same ? "yes" : "NO") : "") << "," << note << "\n";
         if (r.ok && r.prover == "optimized")
           g_plot_rows[name].push_back(std::to_string(r.cycles) + "," + std::to_string(cps) + "," +
@@ -257,7 +258,8 @@ int main(int argc, char** argv) {
   }
   std::ofstream gp(out / "prove.gp");
   gp << "set terminal pngcairo size 1500,450 noenhanced\nset output '" << (out / "prove.png").string() << "'\n"
-     << "set datafile separator ','\nset logscale x 2\nset key left top\nset grid\nset multiplot layout 1,3\n";
+     << "set datafile separator ','\nset logscale x 2\nset format x '2^%L'\nset key left top\nset grid\n"
+     << "set multiplot layout 1,3\n";
   auto series = [&](int col, const char* title) {
     gp << "set title '" << title << "'\nset xlabel 'cycles'\nplot ";
     for (size_t i = 0; i < workloads.size(); ++i)

@@ -263,10 +263,11 @@ int cmd_prove_body(const ProveArgs& a) {
   if (a.json) {
     std::printf("{\"proof\":\"%s\",\"cycles\":%llu,\"exit_code\":%u,\"output_bytes\":%zu,\"heights\":{%s},"
                 "\"proof_bytes\":%zu,\"provable_bits\":%.1f,\"conjectured_bits\":%.1f,\"security\":\"%s\","
-                "\"wall_s\":%.3f,\"cycles_per_s\":%.1f,\"peak_rss_mb\":%.1f}\n",
+                "\"wall_s\":%.3f,\"cycles_per_s\":%.1f,\"peak_rss_mb\":%.1f,\"prover\":\"%s\",\"lde\":\"%s\"}\n",
                 out.c_str(), static_cast<unsigned long long>(cycles), proof.statement.exit_code,
                 proof.statement.output.size(), heights_json.str().c_str(), bytes.size(), sec.provable_bits,
-                sec.conjectured_bits, a.security.c_str(), wall, static_cast<double>(cycles) / wall, peak_rss_mb());
+                sec.conjectured_bits, a.security.c_str(), wall, static_cast<double>(cycles) / wall, peak_rss_mb(),
+                a.prover.c_str(), !optimized ? "" : hold ? "hold" : "stream");
   } else {
     std::printf("proved %s: %llu cycles, exit code %u, %zu output bytes\n", a.program.c_str(),
                 static_cast<unsigned long long>(cycles), proof.statement.exit_code, proof.statement.output.size());
