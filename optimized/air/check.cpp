@@ -61,6 +61,17 @@ Dense dense_kind(const std::string& bus) {
 
 }  // namespace
 
+CheckArgs table_args(const std::vector<std::vector<Fp>>& columns, size_t n, const Fp* publics,
+                     std::vector<const Fp*>& pointers) {
+  pointers.clear();
+  for (const auto& c : columns) pointers.push_back(c.data());
+  CheckArgs a;
+  a.columns = pointers.data();
+  a.n = n;
+  a.publics = publics;
+  return a;
+}
+
 TableColumns columns_from_rows(const std::vector<std::vector<uint64_t>>& rows, size_t width) {
   TableColumns t;
   t.height = rows.size();

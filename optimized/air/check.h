@@ -24,6 +24,11 @@ struct TableColumns {
   std::vector<std::vector<Fp>> columns;
 };
 
+// The trace-domain arguments of a table's generated code (the LogUp challenges left unset):
+// `pointers` receives a pointer to each column and must outlive the result.
+CheckArgs table_args(const std::vector<std::vector<Fp>>& columns, size_t n, const Fp* publics,
+                     std::vector<const Fp*>& pointers);
+
 // A table kept row by row (as the reference trace builder makes it) turned column-major.
 TableColumns columns_from_rows(const std::vector<std::vector<uint64_t>>& rows, size_t width);
 

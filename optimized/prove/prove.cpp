@@ -43,6 +43,17 @@ void put_fp(std::vector<uint8_t>& b, Fp x) {
   b.insert(b.end(), bytes, bytes + 8);
 }
 
+// Keccak-256 of cnt ≤ 8 messages of equal length: eight at once (keccak256_x8), else one by one.
+void hash_group(const std::vector<uint8_t> (&buf)[8], size_t cnt, Digest out[8]) {
+  if (cnt == 8) {
+    const uint8_t* msgs[8];
+    for (size_t q = 0; q < 8; ++q) msgs[q] = buf[q].data();
+    keccak256_x8(msgs, buf[0].size(), out);
+  } else {
+    for (size_t q = 0; q < cnt; ++q) out[q] = keccak256(buf[q]);
+  }
+}
+
 // A matrix of LDE rows that is never held whole: its `rows` rows (a power of two, at least
 // `parts`) come in `parts` interleaved parts, part k holding rows k, k + parts, k + 2·parts, ...
 // (on the LDE coset these are the cosets shift·ω^k·<ω^parts>, one NTT of rows/parts each).
@@ -96,13 +107,7 @@ class MixedTree {
               }
             }
             Digest out[8];
-            if (cnt == 8) {
-              const uint8_t* msgs[8];
-              for (size_t q = 0; q < 8; ++q) msgs[q] = buf[q].data();
-              keccak256_x8(msgs, buf[0].size(), out);
-            } else {
-              for (size_t q = 0; q < cnt; ++q) out[q] = keccak256(buf[q]);
-            }
+            hash_group(buf, cnt, out);
             for (size_t q = 0; q < cnt; ++q) level[P * (first + q) + k] = out[q];
           }
         }, 8);
@@ -127,15 +132,7 @@ class MixedTree {
         parallel_for(groups, threads, [&](size_t gb, size_t ge) {
           std::vector<uint8_t> buf[8];
           Digest out[8];
-          auto hash = [&](size_t cnt) {
-            if (cnt == 8) {
-              const uint8_t* msgs[8];
-              for (size_t q = 0; q < 8; ++q) msgs[q] = buf[q].data();
-              keccak256_x8(msgs, buf[0].size(), out);
-            } else {
-              for (size_t q = 0; q < cnt; ++q) out[q] = keccak256(buf[q]);
-            }
-          };
+          auto hash = [&](size_t cnt) { hash_group(buf, cnt, out); };
           for (size_t g = gb; g < ge; ++g) {
             const size_t first = 8 * g, cnt = std::min<size_t>(8, count - first);
             for (size_t q = 0; q < cnt; ++q) {
@@ -491,11 +488,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     const span::Span per_table(label.c_str());
     const size_t I = tl.interactions.size(), F = tl.fractions.size();
     std::vector<const Fp*> cols;
-    for (const auto& c : d.trace) cols.push_back(c.data());
-    air::CheckArgs args;
-    args.columns = cols.data();
-    args.n = d.h;
-    args.publics = publics.data();
+    air::CheckArgs args = air::table_args(d.trace, d.h, publics.data(), cols);
     args.lu_alpha = alpha_lu;
     args.lu_beta = beta_lu;
     // Each fraction column's value m0/d0 (+ m1/d1) straight into its three base columns, a block

@@ -276,15 +276,8 @@ class CpuStream {
     access(wr, 4 * i + 3, C::cpu::d_prev_ts, C::cpu::d_dt0);
     reg_val_[wr] = now;
     if (ecall && !last) {  // the syscall table's row: a1 and a2 read at 4 clk + 1 (spec/tables/syscall.md)
-      std::vector<uint64_t> srow(sys_.columns.size(), 0);
-      auto put = [&](const char* v, uint64_t x) {
-        for (int k = 0; k < 4; ++k) srow[sys_.col(v + std::to_string(k))] = (x >> (16 * k)) & 0xffff;
-      };
-      srow[sys_.col("is_real")] = 1, srow[sys_.col("ts")] = 4 * i + 1;
-      put("n", a_val), put("f", b_val), put("r", now), put("b", reg_val_[11]), put("c", reg_val_[12]);
-      srow[sys_.col("bp")] = reg_ts_[11], srow[sys_.col("cp")] = reg_ts_[12];
+      ref::air::push_syscall_row(sys_, 4 * i + 1, a_val, b_val, now, reg_val_[11], reg_val_[12], reg_ts_[11], reg_ts_[12]);
       reg_ts_[11] = reg_ts_[12] = 4 * i + 1;
-      sys_.rows.push_back(std::move(srow));
     }
   }
   size_t steps() const { return next_; }
@@ -776,11 +769,7 @@ void count_lookups(std::vector<TableColumns>& tables, const std::vector<Fp>& pub
     if (code[t].sends == 0) continue;
     const TableColumns& tc = tables[t];
     std::vector<const Fp*> cols;
-    for (const auto& c : tc.columns) cols.push_back(c.data());
-    air::CheckArgs args;
-    args.columns = cols.data();
-    args.n = tc.height;
-    args.publics = publics.data();
+    const air::CheckArgs args = air::table_args(tc.columns, tc.height, publics.data(), cols);
     const size_t S = code[t].sends;
     const size_t chunk = (tc.height + threads - 1) / threads;
     std::vector<std::thread> pool;

@@ -290,6 +290,18 @@ TraceTable syscall_table_shape() {
   return t;
 }
 
+void push_syscall_row(TraceTable& sys, uint64_t ts, uint64_t n, uint64_t f, uint64_t r, uint64_t b, uint64_t c,
+                      uint64_t bp, uint64_t cp) {
+  std::vector<uint64_t> srow(sys.columns.size(), 0);
+  auto put = [&](const char* v, uint64_t x) {
+    for (int k = 0; k < 4; ++k) srow[sys.col(v + std::to_string(k))] = (x >> (16 * k)) & 0xffff;
+  };
+  srow[sys.col("is_real")] = 1, srow[sys.col("ts")] = ts;
+  put("n", n), put("f", f), put("r", r), put("b", b), put("c", c);
+  srow[sys.col("bp")] = bp, srow[sys.col("cp")] = cp;
+  sys.rows.push_back(std::move(srow));
+}
+
 void fill_syscall_witness(TraceTable& t, bool keep_kinds) {
   const Fp k16 = Fp::from_u64(65536);
   uint64_t eof = 0, opos = 0;
@@ -686,15 +698,8 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
     access(wr, 4 * i + 3, "d_prev_ts", "d_dt");
     reg_val[wr] = now;
     if (ecall && !last) {  // the syscall table's row: a1 and a2 read at 4 clk + 1 (spec/tables/syscall.md)
-      std::vector<uint64_t> srow(sys.columns.size(), 0);
-      auto put = [&](const char* v, uint64_t x) {
-        for (int k = 0; k < 4; ++k) srow[sys.col(v + std::to_string(k))] = (x >> (16 * k)) & 0xffff;
-      };
-      srow[sys.col("is_real")] = 1, srow[sys.col("ts")] = 4 * i + 1;
-      put("n", a_val), put("f", b_val), put("r", now), put("b", reg_val[11]), put("c", reg_val[12]);
-      srow[sys.col("bp")] = reg_ts[11], srow[sys.col("cp")] = reg_ts[12];
+      push_syscall_row(sys, 4 * i + 1, a_val, b_val, now, reg_val[11], reg_val[12], reg_ts[11], reg_ts[12]);
       reg_ts[11] = reg_ts[12] = 4 * i + 1;
-      sys.rows.push_back(std::move(srow));
     }
     row[cpu.col("wr_zero")] = wr == 0;
     row[cpu.col("wr_inv")] = wr ? Fp::from_u64(wr).inverse().value() : 0;

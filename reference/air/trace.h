@@ -82,6 +82,10 @@ void fill_div_bound(const TraceTable& div, std::vector<uint64_t>& row);
 // rows' k_* columns stay as they are (tests: an ecall claimed as another kind) instead of being
 // decided by a7.
 TraceTable syscall_table_shape();
+// Appends a real syscall row (is_real, ts, n*, f*, r*, b*, c*, bp, cp); the rest is zero until
+// fill_syscall_witness. Both trace builders call it at an ecall that is not the exit.
+void push_syscall_row(TraceTable& syscall, uint64_t ts, uint64_t n, uint64_t f, uint64_t r, uint64_t b, uint64_t c,
+                      uint64_t bp, uint64_t cp);
 void fill_syscall_witness(TraceTable& syscall, bool keep_kinds = false);
 // The memory argument replayed from the accesses the trace claims: the cpu rows' active bytes
 // (mo*, the address s0 + 65536 s1, a store's new bytes mn*) and the io rows (ts, addr, new), in
