@@ -9,6 +9,7 @@
 #include "reference/merkle/merkle.h"
 #include "reference/merkle/mixed.h"
 #include "reference/ntt/ntt.h"
+#include "reference/prove/hand_values.h"
 #include "reference/prove/stopwatch.h"
 #include "reference/stark/air.h"
 #include "reference/transcript/transcript.h"
@@ -20,6 +21,7 @@ namespace {
 using namespace stark;
 
 const Fp kOne = Fp::from_u64(1);
+
 
 struct TableData {
   unsigned log_h = 0;
@@ -158,23 +160,26 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace
     TableData& d = td[t];
     if (tl.interactions.empty()) continue;
     std::vector<std::vector<Fp3>> cols(tl.fractions.size() + 1, std::vector<Fp3>(d.h));
-    std::vector<Fp> local(tl.columns), next(tl.columns), scratch;
-    for (size_t k = 0; k < tl.fractions.size(); ++k) {
-      std::vector<Fp3> num(d.h), den(d.h);
-      for (size_t r = 0; r < d.h; ++r) {
-        for (size_t c = 0; c < tl.columns; ++c) local[c] = d.trace[c][r], next[c] = d.trace[c][(r + 1) % d.h];
-        std::vector<Fp3> dd, mm;
-        for (size_t i : tl.fractions[k]) {
-          const auto& in = tl.interactions[i];
-          dd.push_back(denominator(in, local.data(), next.data(), publics.data(), ch, scratch));
-          const Fp m = eval(in.mult, local.data(), next.data(), publics.data(), scratch);
-          mm.push_back(embed(in.send ? m : Fp() - m));
+    std::vector<std::vector<Fp3>> num(tl.fractions.size(), std::vector<Fp3>(d.h)), den = num;
+    std::vector<Fp> local(tl.columns), next(tl.columns);
+    HandValues<Fp> hand(tl);
+    for (size_t r = 0; r < d.h; ++r) {
+      for (size_t c = 0; c < tl.columns; ++c) local[c] = d.trace[c][r], next[c] = d.trace[c][(r + 1) % d.h];
+      const TableValues<Fp>& v = hand.at(local.data(), next.data(), publics.data());
+      for (size_t k = 0; k < tl.fractions.size(); ++k) {
+        Fp3 dd[2], mm[2];
+        for (size_t j = 0; j < tl.fractions[k].size(); ++j) {
+          const size_t i = tl.fractions[k][j];
+          dd[j] = denominator(tl.interactions[i], v.tuples[i], ch);
+          mm[j] = embed(tl.interactions[i].send ? v.mults[i] : Fp() - v.mults[i]);
         }
-        if (dd.size() == 2) num[r] = mm[0] * dd[1] + mm[1] * dd[0], den[r] = dd[0] * dd[1];
-        else num[r] = mm[0], den[r] = dd[0];
+        if (tl.fractions[k].size() == 2) num[k][r] = mm[0] * dd[1] + mm[1] * dd[0], den[k][r] = dd[0] * dd[1];
+        else num[k][r] = mm[0], den[k][r] = dd[0];
       }
-      batch_inverse(den);
-      for (size_t r = 0; r < d.h; ++r) cols[k][r] = num[r] * den[r];
+    }
+    for (size_t k = 0; k < tl.fractions.size(); ++k) {
+      batch_inverse(den[k]);
+      for (size_t r = 0; r < d.h; ++r) cols[k][r] = num[k][r] * den[k][r];
     }
     Fp3 s;
     for (size_t r = 0; r < d.h; ++r) {
@@ -221,7 +226,8 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace
     batch_inverse(inv_xl);
     batch_inverse(inv_zh);
     const std::vector<Fp3> powers = combination_powers(alpha, tl.combined_constraints());
-    std::vector<Fp> local(tl.columns), next(tl.columns), scratch;
+    std::vector<Fp> local(tl.columns), next(tl.columns);
+    HandValues<Fp> hand(tl);
     const size_t k_aux = tl.interactions.empty() ? 0 : tl.fractions.size() + 1;
     std::vector<Fp3> aux_local(k_aux), aux_next(k_aux);
     std::vector<std::vector<Fp>> q(3, std::vector<Fp>(d.n));
@@ -234,8 +240,8 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace
       }
       const Fp first = zh[i] * h_inv * inv_x1[i], last = w_inv * zh[i] * h_inv * inv_xl[i];
       const Fp transition = xs[i] - w_inv;
-      const Fp3 v = combine(tl, local.data(), next.data(), aux_local.data(), aux_next.data(), publics.data(), ch,
-                            d.terminal, powers, first, last, transition, scratch);
+      const Fp3 v = combine(tl, hand.at(local.data(), next.data(), publics.data()), aux_local.data(), aux_next.data(),
+                            ch, d.terminal, powers, first, last, transition);
       const Fp3 qv = scale(v, inv_zh[i]);
       for (size_t c = 0; c < 3; ++c) q[c][i] = qv.c[c];
     }

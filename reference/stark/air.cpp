@@ -134,6 +134,7 @@ const AirLayout& air_layout() {
       TableLayout tl;
       tl.name = t.name;
       tl.columns = t.columns.size();
+      for (const auto& c : t.columns) tl.column_names.push_back(c.name);
       for (size_t c = 0; c < t.columns.size(); ++c) {
         const bool pre = t.columns[c].kind == spec::air::ColumnKind::kPreprocessed;
         if (t.columns[c].kind == spec::air::ColumnKind::kAuxiliary)

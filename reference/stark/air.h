@@ -104,6 +104,7 @@ struct CompiledInteraction {
 struct TableLayout {
   std::string name;
   size_t columns = 0;               // spec columns (preprocessed and main, declaration order)
+  std::vector<std::string> column_names;  // in that order
   std::vector<size_t> pre, main;    // spec column indices of each kind, in order
   std::vector<bool> is_pre;         // per spec column
   std::vector<CompiledConstraint> constraints;
@@ -162,13 +163,35 @@ inline Fp3 mul3(const Fp3& a, const Fp3& x) { return a * x; }
 struct LogupChallenges {
   Fp3 alpha, beta;
 };
-// α − h(tuple) for one interaction on a row: h = tag + Σ_i β^(i+1) t_i (protocol:stark:logup).
+// One table's spec values at one point: every constraint (document order) and every
+// interaction's tuple and multiplicity. The verifier gets them from the compiled spec
+// (spec_values); the reference prover from the hand-written evaluator (reference/air).
 template <class V>
-Fp3 denominator(const CompiledInteraction& in, const V* local, const V* next, const V* publics,
-                const LogupChallenges& ch, std::vector<V>& scratch) {
+struct TableValues {
+  std::vector<V> constraints, mults;
+  std::vector<std::vector<V>> tuples;
+};
+template <class V>
+void spec_values(const TableLayout& t, const V* local, const V* next, const V* publics, TableValues<V>& out,
+                 std::vector<V>& scratch) {
+  out.constraints.resize(t.constraints.size());
+  out.mults.resize(t.interactions.size());
+  out.tuples.resize(t.interactions.size());
+  for (size_t k = 0; k < t.constraints.size(); ++k) out.constraints[k] = eval(t.constraints[k].expr, local, next, publics, scratch);
+  for (size_t i = 0; i < t.interactions.size(); ++i) {
+    const CompiledInteraction& in = t.interactions[i];
+    out.tuples[i].resize(in.tuple.size());
+    for (size_t j = 0; j < in.tuple.size(); ++j) out.tuples[i][j] = eval(in.tuple[j], local, next, publics, scratch);
+    out.mults[i] = eval(in.mult, local, next, publics, scratch);
+  }
+}
+
+// α − h(tuple) for one interaction: h = tag + Σ_i β^(i+1) t_i (protocol:stark:logup).
+template <class V>
+Fp3 denominator(const CompiledInteraction& in, const std::vector<V>& tuple, const LogupChallenges& ch) {
   Fp3 h = embed(Fp::from_u64(in.tag)), power = ch.beta;
-  for (const Program& e : in.tuple) {
-    h = h + power * to3(eval(e, local, next, publics, scratch));
+  for (const V& t : tuple) {
+    h = h + power * to3(t);
     power = power * ch.beta;
   }
   return ch.alpha - h;
@@ -181,14 +204,14 @@ Fp3 denominator(const CompiledInteraction& in, const V* local, const V* next, co
 // row, where F is the sum of the row's fraction columns and T the terminal sum. aux_local and
 // aux_next are the fraction columns then S. powers[k] = α^(K−1−k), K = combined_constraints().
 template <class V>
-Fp3 combine(const TableLayout& t, const V* local, const V* next, const Fp3* aux_local, const Fp3* aux_next,
-            const V* publics, const LogupChallenges& ch, const Fp3& terminal, const std::vector<Fp3>& powers,
-            const V& sel_first, const V& sel_last, const V& sel_transition, std::vector<V>& scratch) {
+Fp3 combine(const TableLayout& t, const TableValues<V>& values, const Fp3* aux_local, const Fp3* aux_next,
+            const LogupChallenges& ch, const Fp3& terminal, const std::vector<Fp3>& powers, const V& sel_first,
+            const V& sel_last, const V& sel_transition) {
   Fp3 acc;
   size_t k = 0;
-  for (const CompiledConstraint& c : t.constraints) {
-    V v = eval(c.expr, local, next, publics, scratch);
-    switch (c.rows) {
+  for (size_t i = 0; i < t.constraints.size(); ++i) {
+    V v = values.constraints[i];
+    switch (t.constraints[i].rows) {
       case spec::air::Rows::kFirst: v = v * sel_first; break;
       case spec::air::Rows::kLast: v = v * sel_last; break;
       case spec::air::Rows::kTransition: v = v * sel_transition; break;
@@ -203,8 +226,8 @@ Fp3 combine(const TableLayout& t, const V* local, const V* next, const Fp3* aux_
     Fp3 d[2], m[2];
     for (size_t j = 0; j < group.size(); ++j) {
       const CompiledInteraction& in = t.interactions[group[j]];
-      d[j] = denominator(in, local, next, publics, ch, scratch);
-      const Fp3 mult = to3(eval(in.mult, local, next, publics, scratch));
+      d[j] = denominator(in, values.tuples[group[j]], ch);
+      const Fp3 mult = to3(values.mults[group[j]]);
       m[j] = in.send ? mult : Fp3{} - mult;
     }
     const Fp3 v = group.size() == 2 ? aux_local[f] * d[0] * d[1] - m[0] * d[1] - m[1] * d[0] : aux_local[f] * d[0] - m[0];
@@ -217,6 +240,15 @@ Fp3 combine(const TableLayout& t, const V* local, const V* next, const Fp3* aux_
   acc = acc + powers[k++] * mul3(aux_next[s] - aux_local[s] - sum_next, sel_transition);
   acc = acc + powers[k++] * mul3(aux_local[s] - terminal, sel_last);
   return acc;
+}
+// The same from the compiled spec at a point (the verifier's way).
+template <class V>
+Fp3 combine(const TableLayout& t, const V* local, const V* next, const Fp3* aux_local, const Fp3* aux_next,
+            const V* publics, const LogupChallenges& ch, const Fp3& terminal, const std::vector<Fp3>& powers,
+            const V& sel_first, const V& sel_last, const V& sel_transition, std::vector<V>& scratch) {
+  TableValues<V> values;
+  spec_values(t, local, next, publics, values, scratch);
+  return combine(t, values, aux_local, aux_next, ch, terminal, powers, sel_first, sel_last, sel_transition);
 }
 // powers[k] = α^(K−1−k) for combine.
 std::vector<Fp3> combination_powers(const Fp3& alpha, size_t count);
