@@ -1,6 +1,7 @@
 // The reference prover, step by step in the order of spec/protocol.md §8 (protocol:stark:*).
 #include "reference/prove/prove.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -160,26 +161,34 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace
     TableData& d = td[t];
     if (tl.interactions.empty()) continue;
     std::vector<std::vector<Fp3>> cols(tl.fractions.size() + 1, std::vector<Fp3>(d.h));
-    std::vector<std::vector<Fp3>> num(tl.fractions.size(), std::vector<Fp3>(d.h)), den = num;
+    // Rows in blocks, so that only a block's numerators and denominators are held; each block's
+    // denominators are inverted together.
+    constexpr size_t kBlock = 4096;
+    std::vector<std::vector<Fp3>> num(tl.fractions.size()), den(tl.fractions.size());
     std::vector<Fp> local(tl.columns), next(tl.columns);
     HandValues<Fp> hand(tl);
-    for (size_t r = 0; r < d.h; ++r) {
-      for (size_t c = 0; c < tl.columns; ++c) local[c] = d.trace[c][r], next[c] = d.trace[c][(r + 1) % d.h];
-      const TableValues<Fp>& v = hand.at(local.data(), next.data(), publics.data());
-      for (size_t k = 0; k < tl.fractions.size(); ++k) {
-        Fp3 dd[2], mm[2];
-        for (size_t j = 0; j < tl.fractions[k].size(); ++j) {
-          const size_t i = tl.fractions[k][j];
-          dd[j] = denominator(tl.interactions[i], v.tuples[i], ch);
-          mm[j] = embed(tl.interactions[i].send ? v.mults[i] : Fp() - v.mults[i]);
+    for (size_t r0 = 0; r0 < d.h; r0 += kBlock) {
+      const size_t m = std::min(kBlock, d.h - r0);
+      for (size_t k = 0; k < tl.fractions.size(); ++k) num[k].resize(m), den[k].resize(m);
+      for (size_t i = 0; i < m; ++i) {
+        const size_t r = r0 + i;
+        for (size_t c = 0; c < tl.columns; ++c) local[c] = d.trace[c][r], next[c] = d.trace[c][(r + 1) % d.h];
+        const TableValues<Fp>& v = hand.at(local.data(), next.data(), publics.data());
+        for (size_t k = 0; k < tl.fractions.size(); ++k) {
+          Fp3 dd[2], mm[2];
+          for (size_t j = 0; j < tl.fractions[k].size(); ++j) {
+            const size_t in = tl.fractions[k][j];
+            dd[j] = denominator(tl.interactions[in], v.tuples[in], ch);
+            mm[j] = embed(tl.interactions[in].send ? v.mults[in] : Fp() - v.mults[in]);
+          }
+          if (tl.fractions[k].size() == 2) num[k][i] = mm[0] * dd[1] + mm[1] * dd[0], den[k][i] = dd[0] * dd[1];
+          else num[k][i] = mm[0], den[k][i] = dd[0];
         }
-        if (tl.fractions[k].size() == 2) num[k][r] = mm[0] * dd[1] + mm[1] * dd[0], den[k][r] = dd[0] * dd[1];
-        else num[k][r] = mm[0], den[k][r] = dd[0];
       }
-    }
-    for (size_t k = 0; k < tl.fractions.size(); ++k) {
-      batch_inverse(den[k]);
-      for (size_t r = 0; r < d.h; ++r) cols[k][r] = num[k][r] * den[k][r];
+      for (size_t k = 0; k < tl.fractions.size(); ++k) {
+        batch_inverse(den[k]);
+        for (size_t i = 0; i < m; ++i) cols[k][r0 + i] = num[k][i] * den[k][i];
+      }
     }
     Fp3 s;
     for (size_t r = 0; r < d.h; ++r) {
