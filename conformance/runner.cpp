@@ -6,7 +6,8 @@
 //   zkrv-conformance --dir DIR [--expect FILE] [--no-qemu] [--only NAME]
 //
 // Expectations, one program per line: NAME pass|exit=N|fault=KIND [input=FILE] [output=FILE]
-// [max_cycles=N] [qemu=skip -- reason]; other key=value words (build settings) are ignored.
+// [max_cycles=N] [qemu=skip -- reason]; the build settings source=, allocator=, cflags= and
+// exceptions= are skipped.
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -84,7 +85,9 @@ std::vector<Expectation> parse(const std::string& path, std::string& err) {
       else if (opt.rfind("max_cycles=", 0) == 0) e.max_cycles = std::stoull(opt.substr(11));
       else if (opt.rfind("output=", 0) == 0) e.output = opt.substr(7);
       else if (opt == "qemu=skip") { e.qemu_skip = true; e.qemu_reason = reason; }
-      else if (opt.rfind("source=", 0) == 0 || opt.rfind("allocator=", 0) == 0 || opt.rfind("cflags=", 0) == 0) continue;
+      else if (opt.rfind("source=", 0) == 0 || opt.rfind("allocator=", 0) == 0 || opt.rfind("cflags=", 0) == 0 ||
+               opt.rfind("exceptions=", 0) == 0)
+        continue;  // build settings (guest/CMakeLists.txt)
       else { err = path + ":" + std::to_string(lineno) + ": unknown option '" + opt + "'"; return {}; }
     }
     out.push_back(e);

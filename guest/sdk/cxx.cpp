@@ -1,4 +1,5 @@
-// C++ support without exceptions or RTTI: operator new/delete over the program's allocator.
+// C++ support: operator new/delete over the program's allocator (they take precedence over the
+// standard library's: the SDK is linked first).
 // A failed allocation in a throwing form cannot throw, so it ends the program with
 // ZKVM_EXIT_OUT_OF_MEMORY; the nothrow forms return nullptr.
 #include <stddef.h>
@@ -39,7 +40,10 @@ void operator delete[](void* p, std::align_val_t) noexcept { free(p); }
 void operator delete(void* p, size_t, std::align_val_t) noexcept { free(p); }
 void operator delete[](void* p, size_t, std::align_val_t) noexcept { free(p); }
 
-extern "C" void __cxa_pure_virtual() { abort(); }
+// Weak: libsupc++ defines it too (pure.o, beside __cxa_deleted_virtual), and a C++ guest that
+// links the standard library may pull that in; both abort.
+extern "C" __attribute__((weak)) void __cxa_pure_virtual() { abort(); }
+// Weak: crtbegin.o defines it too, and C++ guests that keep exception tables link that.
 extern "C" {
-void* __dso_handle = nullptr;
+__attribute__((weak)) void* __dso_handle = nullptr;
 }
