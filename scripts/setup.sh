@@ -15,6 +15,7 @@ packages=(
   qemu-user                                  # qemu-riscv64: the independent oracle
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libboost-dev libcli11-dev libssl-dev nlohmann-json3-dev
+  libz3-dev                                  # zkrv-air-solve asks Z3 about the constraint system
   lcov
   python3 python3-pycryptodome               # an independent Keccak-256 for the transcript's known answers
   gnuplot-nox                                # zkrv-prove-bench draws its plot

@@ -1,0 +1,73 @@
+#pragma once
+// Questions about the constraint system (spec/tables), answered by Z3 (issue: every constraint
+// earns its place).
+//
+// Implied? For a constraint C of a table: is there a row (and the next row) that satisfies every
+// other constraint of the table that applies there, with every lookup on the byte and range16
+// buses in range, but violates C? Unsatisfiable: C is implied by the rest, and the solver's
+// answer is the proof. Satisfiable: the model is a candidate attack (values for the columns).
+//
+// Unique? With every bus tuple and multiplicity of a row fixed, is every column of the row
+// determined (two rows that satisfy the table's every-row constraints and agree on all their
+// interactions agree on every column)?
+//
+// Encoding: integers. Every column value is an integer in [0, p); an expression is evaluated
+// exactly over the integers (no overflow, any degree) and "holds" means e mod p = 0, which Z3
+// treats as linear in e (mod by a constant). Integers rather than bit-vectors: products of three
+// 64-bit values stay exact without a 192-bit multiplier circuit, and small ranges (bits, bytes)
+// need no special encoding.
+//
+// What the questions leave out, so that an "implied" or "unique" answer is sound (it holds for
+// every trace) while "attack" and "second witness" are candidates that a trace must confirm:
+// the previous row's transition constraints, the first- and last-row constraints where the row
+// may be interior, the value ranges that other tables' bus signatures imply (only the byte and
+// range16 lookups, checked by the fixed tables, bound a value), and the and8 and pow2 relations.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/air/spec.h"
+
+namespace zkrv::air_solve {
+
+enum class Verdict { kImplied, kAttack, kUnknown };
+const char* verdict_name(Verdict v);  // "implied", "attack", "unknown"
+
+struct Assignment {
+  std::string column;  // "x" for the row, "x'" for the next row, "x#2" for a second row, "$name" for a public value
+  uint64_t value = 0;  // in [0, p)
+  std::string shown;   // decimal; values just below p as "p-k"
+};
+
+struct Answer {
+  std::string id;
+  Verdict verdict = Verdict::kUnknown;
+  double seconds = 0;
+  std::string scenario;             // which row position the answer is about
+  std::vector<Assignment> model;    // kAttack: the nonzero values of the counterexample (the rest are 0)
+  bool violate_next = false;        // kAttack: the violating row is the next row r' (the last row)
+};
+
+struct Options {
+  unsigned timeout_ms = 10000;  // per solver call
+};
+
+// Is constraint `id` of `table` implied by the table's other constraints (see above)?
+// Throws std::invalid_argument for an unknown table or constraint.
+Answer implied(const spec::air::Spec& spec, const std::string& table, const std::string& id, const Options& options);
+
+struct Uniqueness {
+  std::string table;
+  Verdict verdict = Verdict::kUnknown;  // kImplied: unique; kAttack: a second witness
+  double seconds = 0;
+  std::vector<Assignment> first, second;  // kAttack: two rows that differ
+};
+Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const Options& options);
+
+// One line for an answer: "ID  verdict (0.12 s)[: scenario; col=value ...]".
+std::string format(const Answer& a);
+std::string format(const Uniqueness& u);
+
+}  // namespace zkrv::air_solve
