@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian package that zkrv's build, guests and tests need, then builds the guests'
 # C++ standard library (guest/stdcxx/build.sh: libstdc++ from gcc-12-source, cached in
-# ~/.cache/zkrv; about a minute on two cores, once).
+# ~/.cache/zkrv; about 50 s on two cores, once).
 # Idempotent: apt-get runs only when a package is missing, and the library is built only when
 # its cache is missing or stale. Needs root (or sudo).
 set -euo pipefail
@@ -40,5 +40,10 @@ else
 fi
 
 # Not fatal: without it everything else still builds and tests, and CMake says what is missing.
-bash "$(dirname "$0")/../guest/stdcxx/build.sh" ||
+# Under sudo it is built for the user who asked (their ~/.cache), not for root.
+stdcxx=(bash "$(dirname "$0")/../guest/stdcxx/build.sh")
+if [ "$(id -u)" -eq 0 ] && [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
+  stdcxx=(sudo -u "$SUDO_USER" -H "${stdcxx[@]}")
+fi
+"${stdcxx[@]}" ||
   echo "setup: WARNING: the guests' C++ standard library was not built (see above); C++ guests that use it are left out"

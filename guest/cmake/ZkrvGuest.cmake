@@ -38,7 +38,7 @@ set(ZKRV_GUEST_CXXFLAGS -std=c++20 -fno-exceptions -fno-rtti -fno-threadsafe-sta
 if(NOT ZKRV_STDCXX_DIR)
   if(DEFINED ENV{ZKRV_STDCXX_DIR})
     set(ZKRV_STDCXX_DIR "$ENV{ZKRV_STDCXX_DIR}")
-  elseif(DEFINED ENV{XDG_CACHE_HOME})
+  elseif(NOT "$ENV{XDG_CACHE_HOME}" STREQUAL "")
     set(ZKRV_STDCXX_DIR "$ENV{XDG_CACHE_HOME}/zkrv/stdcxx-12.2.0-rv64im")
   else()
     set(ZKRV_STDCXX_DIR "$ENV{HOME}/.cache/zkrv/stdcxx-12.2.0-rv64im")
@@ -71,6 +71,8 @@ function(zkrv_guest_eh_script out_var)
   if(NOT "${old}" STREQUAL "${ld}")
     file(WRITE ${out} "${ld}")
   endif()
+  # written when CMake configures: configure again when zkrv.ld changes
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ZKRV_GUEST_LD_SCRIPT})
   set(${out_var} ${out} PARENT_SCOPE)
 endfunction()
 if(EXISTS ${ZKRV_STDCXX_DIR}/lib/rv64im/lp64/libstdc++.a AND EXISTS ${ZKRV_STDCXX_DIR}/include/c++/12.2.0/vector)
@@ -82,8 +84,8 @@ else()
   set(ZKRV_GUEST_STDCXX_FLAGS "" CACHE INTERNAL "")
   if(NOT ZKRV_STDCXX_WARNED)
     message(WARNING "zkrv guests: no C++ standard library in ${ZKRV_STDCXX_DIR} (run guest/stdcxx/build.sh, "
-                    "or scripts/setup.sh): C++ guests get no <vector>, <string>, ...; guests and tests that need "
-                    "them are left out")
+                    "or scripts/setup.sh, then configure again): C++ guests get no <vector>, <string>, ...; guests "
+                    "and tests that need them are left out")
     set(ZKRV_STDCXX_WARNED ON)
   endif()
 endif()

@@ -7,13 +7,18 @@
 #   guest/stdcxx/build.sh [PREFIX]
 #
 # PREFIX defaults to ${ZKRV_STDCXX_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/zkrv/stdcxx-12.2.0-rv64im}.
-# Idempotent: PREFIX/zkrv-stdcxx.stamp holds the hash of this script and of the tarball; when it
-# matches, nothing is done. The build runs in a temporary folder and is moved into place only
-# when it is complete, so an interrupted run leaves nothing half-written.
+# Idempotent: PREFIX/zkrv-stdcxx.stamp holds the hash of this script, the versions of the source,
+# compiler and picolibc packages; when it matches, nothing is done (about 50 s otherwise, on two
+# cores). The build runs in a temporary folder beside PREFIX and is moved into place only when
+# it is complete, so an interrupted run leaves nothing half-written. A PREFIX that exists, is not
+# empty and holds no stamp is refused: it is not this script's to replace.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
-prefix="${1:-${ZKRV_STDCXX_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/zkrv/stdcxx-12.2.0-rv64im}}"
+cache="${XDG_CACHE_HOME:-}"
+[ -n "$cache" ] || cache="$HOME/.cache"
+prefix="${1:-${ZKRV_STDCXX_DIR:-$cache/zkrv/stdcxx-12.2.0-rv64im}}"
+prefix="$(realpath -m "$prefix")"
 tarball=/usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz
 picolibc=/usr/lib/picolibc/riscv64-unknown-elf
 for need in "$tarball" "$picolibc/picolibc.specs"; do
@@ -21,10 +26,15 @@ for need in "$tarball" "$picolibc/picolibc.specs"; do
 done
 command -v riscv64-unknown-elf-g++ >/dev/null || { echo "stdcxx: riscv64-unknown-elf-g++ is missing" >&2; exit 1; }
 
-stamp="$(cat "$0" | sha256sum | cut -c1-16)-$(stat -c %s "$tarball")"
+versions="$(dpkg-query -W -f='${Package}=${Version} ' gcc-12-source gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf 2>/dev/null || true)"
+stamp="$(sha256sum < "$0" | cut -c1-16) $versions"
 if [ -f "$prefix/zkrv-stdcxx.stamp" ] && [ "$(cat "$prefix/zkrv-stdcxx.stamp")" = "$stamp" ]; then
   echo "stdcxx: up to date in $prefix"
   exit 0
+fi
+if [ -e "$prefix" ] && [ ! -f "$prefix/zkrv-stdcxx.stamp" ] && [ -n "$(ls -A "$prefix" 2>/dev/null)" ]; then
+  echo "stdcxx: $prefix exists and is not a library this script built; refusing to replace it" >&2
+  exit 1
 fi
 
 start=$(date +%s)
@@ -32,7 +42,7 @@ parent="$(dirname "$prefix")"
 mkdir -p "$parent"
 work="$(mktemp -d "$parent/.stdcxx-build.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-echo "stdcxx: building libstdc++ 12.2.0 for rv64im/lp64 in $work (a few minutes)"
+echo "stdcxx: building libstdc++ 12.2.0 for rv64im/lp64 in $work (about a minute)"
 
 # The parts of the gcc tree that libstdc++-v3's configure and build read: the top-level scripts,
 # libstdc++-v3 without its testsuite, libgcc (the gthr headers), include, libiberty (the
@@ -73,8 +83,7 @@ make install DESTDIR="$work/install" > "$work/install.log" 2>&1 ||
 staged="$work/install$prefix"
 echo "$stamp" > "$staged/zkrv-stdcxx.stamp"
 cp "$src/COPYING.RUNTIME" "$src/COPYING3" "$staged/"
-rm -rf "$prefix.old"
-[ -e "$prefix" ] && mv "$prefix" "$prefix.old"
-mv "$staged" "$prefix"
-rm -rf "$prefix.old"
+old="$work/old"
+if [ -e "$prefix" ]; then mv -T "$prefix" "$old"; fi
+mv -T "$staged" "$prefix"
 echo "stdcxx: installed in $prefix ($(( $(date +%s) - start )) s)"

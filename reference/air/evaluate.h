@@ -29,6 +29,8 @@ namespace zkrv::ref::air {
 class Names {
  public:
   explicit Names(std::span<const std::string> names);
+  Names(const Names&) = delete;  // the index points into names_
+  Names& operator=(const Names&) = delete;
   size_t at(std::string_view name) const;  // throws std::out_of_range naming it
   size_t size() const { return names_.size(); }
 

@@ -65,13 +65,17 @@ class Encoder {
   }
 
   // What the fixed tables enforce on a row's lookups: a byte or range16 send with a nonzero
-  // multiplicity has its value in range; an and8 send has its three values below 256.
+  // multiplicity has its value in range; an and8 send has its three values below 256. That
+  // holds only where no other send of the same value can cancel it: the multiplicity must be
+  // known to be non-negative without `skip` (absent, a constant, or a sum of columns that
+  // constraints other than `skip` make bits), since LogUp's bound keeps sums of such from wrapping.
   z3::expr lookups(const std::vector<z3::expr>& local, const std::vector<z3::expr>* next,
-                   const std::vector<bool>* only = nullptr) const {
+                   const std::vector<bool>* only = nullptr, const std::string* skip = nullptr) const {
     z3::expr all = ctx_.bool_val(true);
     for (size_t i = 0; i < t_.buses.size(); ++i) {
       const auto& b = t_.buses[i];
       if (!b.send || (only && !(*only)[i])) continue;
+      if (b.mult && !nonnegative(*b.mult, skip)) continue;
       uint64_t bound = 0;
       if (b.bus == "byte" || b.bus == "and8") bound = 256;
       else if (b.bus == "range16") bound = 65536;
@@ -81,6 +85,16 @@ class Encoder {
         all = all && z3::implies(active, reduced(term(*el, local, next)) < ctx_.int_val(std::to_string(bound).c_str()));
     }
     return all;
+  }
+
+  // A constant, a column that a constraint other than `skip` makes a bit, or a sum of those.
+  bool nonnegative(const Expr& e, const std::string* skip) const {
+    if (e.op == Expr::Op::kConst) return true;
+    if (e.op == Expr::Op::kAdd) return nonnegative(*e.args[0], skip) && nonnegative(*e.args[1], skip);
+    if (e.op != Expr::Op::kColumn) return false;
+    for (const auto& c : t_.constraints)
+      if (c.rows == Rows::kEvery && (!skip || c.id != *skip) && bit_column(*c.expr) == t_.column_index(e.name)) return true;
+    return false;
   }
 
   // Every constraint of kind `rows` except `skip` (nullptr: none) holds; only those in `only`
@@ -188,18 +202,27 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
   Timer timer;
   Answer answer{id, Verdict::kImplied, 0, "", {}};
 
-  // The row positions where C applies. Each is a pair of rows (r, r'), r' the next row; the
-  // violating row is r, r' or the pair. Whatever else holds there is assumed.
+  // The row positions where C can fail first. A trace that breaks C has a first row (or pair)
+  // where it does; rows before it satisfy C, rows after it may not. Each position is a pair of
+  // rows (r, r') with r' the next row, or one row alone (a table of height 1, first and last).
+  //   every:      r breaks C and has a next row r' (C not assumed on r'); or r' breaks C and is
+  //               the last row (C holds on r); or a one-row table
+  //   transition: the pair breaks C
+  //   first:      r is the first row (with a next row); or a one-row table
+  //   last:       r' is the last row (after r); or a one-row table
   struct Scenario {
     const char* name;
-    bool violate_next;  // the violating row is r' (the last row) rather than r
+    bool pair;          // r and r'; otherwise r alone, first and last
+    bool violate_next;  // the row that breaks C is r' (the last row)
   };
   std::vector<Scenario> scenarios;
   switch (target->rows) {
-    case Rows::kEvery: scenarios = {{"a row with a next row", false}, {"the last row", true}}; break;
-    case Rows::kTransition: scenarios = {{"a row and the next", false}}; break;
-    case Rows::kFirst: scenarios = {{"the first row", false}}; break;
-    case Rows::kLast: scenarios = {{"the last row", true}}; break;
+    case Rows::kEvery:
+      scenarios = {{"a row with a next row", true, false}, {"the last row", true, true}, {"a one-row table", false, false}};
+      break;
+    case Rows::kTransition: scenarios = {{"a row and the next", true, false}}; break;
+    case Rows::kFirst: scenarios = {{"the first row", true, false}, {"a one-row table", false, false}}; break;
+    case Rows::kLast: scenarios = {{"the last row", true, true}, {"a one-row table", false, false}}; break;
   }
   // First the constraints and lookups that share a column with C (its neighbourhood): if they
   // alone rule out a violation, so do all of them. Otherwise the whole table, which also gives
@@ -232,17 +255,26 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
       params.set("timeout", pass == 0 ? std::min(options.timeout_ms / 4 + 1, 2000u) : options.timeout_ms);
       s.set(params);
       const std::string* skip = &target->id;
-      // every-row constraints on both rows, except C on the violating row
-      s.add(enc.constraints(Rows::kEvery, sc.violate_next ? nullptr : skip, r, nullptr, oc));
-      s.add(enc.constraints(Rows::kEvery, sc.violate_next ? skip : nullptr, n, nullptr, oc));
-      s.add(enc.constraints(Rows::kTransition, target->rows == Rows::kTransition ? skip : nullptr, r, &n, oc));
-      if (target->rows == Rows::kFirst) s.add(enc.constraints(Rows::kFirst, skip, r, &n, oc));
-      if (sc.violate_next) s.add(enc.constraints(Rows::kLast, target->rows == Rows::kLast ? skip : nullptr, n, nullptr, oc));
-      s.add(enc.lookups(r, &n, ob));
-      s.add(enc.lookups(n, nullptr, ob));
+      const std::vector<z3::expr>& bad = sc.violate_next ? n : r;  // the row that breaks C
+      if (sc.pair) {
+        // C is assumed only on r when r' breaks it (r comes first); never on r'
+        s.add(enc.constraints(Rows::kEvery, sc.violate_next ? nullptr : skip, r, nullptr, oc));
+        s.add(enc.constraints(Rows::kEvery, skip, n, nullptr, oc));
+        s.add(enc.constraints(Rows::kTransition, skip, r, &n, oc));
+        if (target->rows == Rows::kFirst) s.add(enc.constraints(Rows::kFirst, skip, r, &n, oc));
+        if (sc.violate_next) s.add(enc.constraints(Rows::kLast, skip, n, nullptr, oc));
+        s.add(enc.lookups(r, &n, ob, skip));
+        s.add(enc.lookups(n, nullptr, ob, skip));
+      } else {
+        // one row, both first and last; no transitions (a next-row reference here is to itself)
+        s.add(enc.constraints(Rows::kEvery, skip, r, nullptr, oc));
+        s.add(enc.constraints(Rows::kFirst, skip, r, &r, oc));
+        s.add(enc.constraints(Rows::kLast, skip, r, nullptr, oc));
+        s.add(enc.lookups(r, &r, ob, skip));
+      }
       s.add(enc.domain());
-      const bool pair = target->rows == Rows::kTransition;
-      s.add(!enc.holds(*target->expr, sc.violate_next ? n : r, pair ? &n : nullptr));
+      const bool pair_c = target->rows == Rows::kTransition;
+      s.add(!enc.holds(*target->expr, bad, pair_c ? &n : (sc.pair ? &n : &r)));
       const z3::check_result res = s.check();
       if (res == z3::unsat) {
         settled = true;  // implied here
@@ -252,7 +284,7 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
         answer.violate_next = sc.violate_next;
         const z3::model m = s.get_model();
         collect(m, r, answer.model);
-        collect(m, n, answer.model);
+        if (sc.pair) collect(m, n, answer.model);
         std::vector<z3::expr> pubs;
         for (const auto& [name, v] : enc.publics()) pubs.push_back(v);
         collect(m, pubs, answer.model);
@@ -272,40 +304,65 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
 Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const Options& options) {
   const Table& t = find_table(spec, table);
   Timer timer;
-  Uniqueness u{table, Verdict::kUnknown, 0, {}, {}};
-  z3::context ctx;
-  Encoder enc(ctx, spec, t);
-  // two rows with the same next row
-  const auto x = enc.row(""), y = enc.row("#2"), n = enc.row("'");
-  z3::solver s(ctx);
-  z3::params params(ctx);
-  params.set("timeout", options.timeout_ms);
-  s.set(params);
-  for (const auto* row : {&x, &y}) {
-    s.add(enc.constraints(Rows::kEvery, nullptr, *row, nullptr));
-    s.add(enc.constraints(Rows::kTransition, nullptr, *row, &n));
-    s.add(enc.lookups(*row, &n));
+  Uniqueness u{table, Verdict::kImplied, 0, {}, {}, {}};
+  // Two candidate rows x and y in the same place of the same trace: the same previous row (if
+  // any: transitions into x and y hold) and next row (if any: transitions out of them hold), the
+  // same multiplicity on every interaction and the same tuple where it is nonzero (a zero
+  // multiplicity fixes nothing). Four places: interior, first, last, and the only row.
+  struct Place {
+    const char* name;
+    bool prev, next;
+  };
+  for (const Place& pl : {Place{"an interior row", true, true}, Place{"the first row", false, true},
+                          Place{"the last row", true, false}, Place{"a one-row table", false, false}}) {
+    z3::context ctx;
+    Encoder enc(ctx, spec, t);
+    const auto x = enc.row(""), y = enc.row("#2"), prev = enc.row("^"), next = enc.row("'");
+    z3::solver s(ctx);
+    z3::params params(ctx);
+    params.set("timeout", options.timeout_ms);
+    s.set(params);
+    for (const auto* row : {&x, &y}) {
+      const std::vector<z3::expr>* nx = pl.next ? &next : (pl.prev ? nullptr : row);
+      s.add(enc.constraints(Rows::kEvery, nullptr, *row, nullptr));
+      if (pl.next) s.add(enc.constraints(Rows::kTransition, nullptr, *row, &next));
+      if (pl.prev) s.add(enc.constraints(Rows::kTransition, nullptr, prev, row));
+      if (!pl.prev) s.add(enc.constraints(Rows::kFirst, nullptr, *row, pl.next ? &next : row));
+      if (!pl.next) s.add(enc.constraints(Rows::kLast, nullptr, *row, nullptr));
+      s.add(enc.lookups(*row, nx));
+    }
+    if (pl.next) s.add(enc.constraints(Rows::kEvery, nullptr, next, nullptr) && enc.lookups(next, nullptr));
+    if (pl.prev) s.add(enc.constraints(Rows::kEvery, nullptr, prev, nullptr) && enc.lookups(prev, &x));
+    s.add(enc.domain());
+    const std::vector<z3::expr>* nx_x = pl.next ? &next : &x;
+    const std::vector<z3::expr>* nx_y = pl.next ? &next : &y;
+    for (const auto& b : t.buses) {
+      const z3::expr mx = enc.mult(b, x, nx_x), my = enc.mult(b, y, nx_y);
+      s.add(mx == my);
+      for (const auto& el : b.tuple)
+        s.add(z3::implies(mx != 0, enc.reduced(enc.term(*el, x, nx_x)) == enc.reduced(enc.term(*el, y, nx_y))));
+    }
+    // preprocessed columns are the verifier's: the same in both; a main column may differ
+    z3::expr differs = ctx.bool_val(false);
+    for (size_t c = 0; c < x.size(); ++c) {
+      if (t.columns[c].kind == spec::air::ColumnKind::kPreprocessed) s.add(x[c] == y[c]);
+      else differs = differs || x[c] != y[c];
+    }
+    s.add(differs);
+    const z3::check_result res = s.check();
+    if (res == z3::unsat) continue;
+    if (res == z3::sat) {
+      u.verdict = Verdict::kAttack;
+      u.place = pl.name;
+      const z3::model m = s.get_model();
+      collect(m, x, u.first);
+      collect(m, y, u.second);
+      break;
+    }
+    u.verdict = Verdict::kUnknown;
+    u.place = pl.name;
   }
-  s.add(enc.constraints(Rows::kEvery, nullptr, n, nullptr));
-  s.add(enc.lookups(n, nullptr));
-  s.add(enc.domain());
-  // the same interactions: every tuple element and multiplicity
-  for (const auto& b : t.buses) {
-    s.add(enc.mult(b, x, &n) == enc.mult(b, y, &n));
-    for (const auto& el : b.tuple) s.add(enc.reduced(enc.term(*el, x, &n)) == enc.reduced(enc.term(*el, y, &n)));
-  }
-  z3::expr differs = ctx.bool_val(false);
-  for (size_t c = 0; c < x.size(); ++c) differs = differs || x[c] != y[c];
-  s.add(differs);
-  const z3::check_result res = s.check();
   u.seconds = timer.seconds();
-  if (res == z3::unsat) u.verdict = Verdict::kImplied;
-  if (res == z3::sat) {
-    u.verdict = Verdict::kAttack;
-    const z3::model m = s.get_model();
-    collect(m, x, u.first);
-    collect(m, y, u.second);
-  }
   return u;
 }
 
@@ -330,8 +387,9 @@ std::string format(const Uniqueness& u) {
   o.setf(std::ios::fixed);
   o.precision(2);
   o << " (" << u.seconds << " s)";
+  if (u.verdict != Verdict::kImplied) o << ": " << u.place;
   if (u.verdict == Verdict::kAttack) {
-    o << ": row";
+    o << "; row";
     for (const auto& v : u.first) o << ' ' << v.column << '=' << v.shown;
     o << "; other row";
     for (const auto& v : u.second) o << ' ' << v.column << '=' << v.shown;

@@ -7,9 +7,9 @@
 // buses in range, but violates C? Unsatisfiable: C is implied by the rest, and the solver's
 // answer is the proof. Satisfiable: the model is a candidate attack (values for the columns).
 //
-// Unique? With every bus tuple and multiplicity of a row fixed, is every column of the row
-// determined (two rows that satisfy the table's every-row constraints and agree on all their
-// interactions agree on every column)?
+// Unique? With the rest of the trace fixed (the previous and next rows) and every multiplicity
+// of the row fixed, with the tuples of its nonzero-multiplicity interactions, is every column of
+// the row determined? Asked for an interior row, the first, the last and the only row.
 //
 // Encoding: integers. Every column value is an integer in [0, p); an expression is evaluated
 // exactly over the integers (no overflow, any degree) and "holds" means e mod p = 0, which Z3
@@ -19,9 +19,12 @@
 //
 // What the questions leave out, so that an "implied" or "unique" answer is sound (it holds for
 // every trace) while "attack" and "second witness" are candidates that a trace must confirm:
-// the previous row's transition constraints, the first- and last-row constraints where the row
-// may be interior, the value ranges that other tables' bus signatures imply (only the byte and
-// range16 lookups, checked by the fixed tables, bound a value), and the and8 and pow2 relations.
+// rows further away, the first- and last-row constraints where the row may be interior, the
+// value ranges that other tables' bus signatures imply (only the byte, range16 and and8
+// lookups bound a value, and only where their multiplicity is a sum of bits that C does not
+// make bits: a negative multiplicity could cancel an out-of-range send), and the and8 and pow2
+// relations. "Implied" asks about the first row where C fails: C is assumed on the rows
+// before it, never after.
 
 #include <cstdint>
 #include <optional>
@@ -62,6 +65,7 @@ struct Uniqueness {
   std::string table;
   Verdict verdict = Verdict::kUnknown;  // kImplied: unique; kAttack: a second witness
   double seconds = 0;
+  std::string place;                      // kAttack, kUnknown: which place of a trace
   std::vector<Assignment> first, second;  // kAttack: two rows that differ
 };
 Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const Options& options);
