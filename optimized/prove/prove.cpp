@@ -79,12 +79,8 @@ class MixedTree {
     // height n/2, all in part i mod P; eight at a time (keccak256_x8: equal lengths).
     {
       std::vector<Digest> level(n / 2);
-      std::vector<size_t> at;  // the matrices the leaves read
-      size_t P = 0;
-      for (size_t m = 0; m < m_.size(); ++m)
-        if (m_[m].rows == n || m_[m].rows == n / 2) at.push_back(m), P = std::max(P, m_[m].parts);
-      for (size_t m : at)
-        if (m_[m].parts != P) throw std::logic_error("mixed Merkle: leaf matrices in different parts");
+      size_t P = 1;
+      const std::vector<size_t> at = select(n, n / 2, P, "leaf");  // the matrices the leaves read
       std::vector<std::vector<Column>> scratch(m_.size());
       std::vector<std::vector<const Column*>> cols(m_.size());
       for (size_t k = 0; k < P; ++k) {
@@ -117,12 +113,8 @@ class MixedTree {
     for (size_t w = n / 4; w >= 1; w /= 2) {
       const auto& below = levels_.back();
       std::vector<Digest> up(w);
-      std::vector<size_t> inject;  // matrices of this height enter here
       size_t P = 1;
-      for (size_t m = 0; m < m_.size(); ++m)
-        if (m_[m].rows == w) inject.push_back(m), P = std::max(P, m_[m].parts);
-      for (size_t m : inject)
-        if (m_[m].parts != P) throw std::logic_error("mixed Merkle: injected matrices in different parts");
+      const std::vector<size_t> inject = select(w, w, P, "injected");  // matrices of this height enter here
       // Nodes j = P s + k, part by part, eight at a time (every node of a level hashes the same length).
       std::vector<std::vector<Column>> scratch(m_.size());
       std::vector<std::vector<const Column*>> cols(m_.size());
@@ -220,6 +212,15 @@ class MixedTree {
   }
 
  private:
+  // The matrices of height h1 or h2, and their common number of parts P (all must agree).
+  std::vector<size_t> select(size_t h1, size_t h2, size_t& P, const char* what) const {
+    std::vector<size_t> out;
+    for (size_t m = 0; m < m_.size(); ++m)
+      if (m_[m].rows == h1 || m_[m].rows == h2) out.push_back(m), P = std::max(P, m_[m].parts);
+    for (size_t m : out)
+      if (m_[m].parts != P) throw std::logic_error(std::string("mixed Merkle: ") + what + " matrices in different parts");
+    return out;
+  }
   std::vector<Matrix> m_;
   std::vector<std::vector<Digest>> levels_;
 };
