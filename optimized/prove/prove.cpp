@@ -707,15 +707,14 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
       batch_inverse(std::span<Fp3>(inv_z));
       batch_inverse(std::span<Fp3>(inv_zn));
       // the opened columns in ood order (main at ζ, at ζω; aux at ζ, at ζω; quotient chunks),
-      // each with its power of γ and opening point
+      // each with its power of γ
       std::vector<Fp3> pw;
-      std::vector<int> sh;
       Fp3 const_z{}, const_zn{};
       auto term = [&](int s) {
         const Fp3 v = Fp3{{Fp::from_u64(proof.ood[k][0]), Fp::from_u64(proof.ood[k][1]), Fp::from_u64(proof.ood[k][2])}};
         ++k;
         (s ? const_zn : const_z) = (s ? const_zn : const_z) + power * v;
-        pw.push_back(power), sh.push_back(s);
+        pw.push_back(power);
         power = power * gamma;
       };
       for (int s = 0; s < 2; ++s)
@@ -723,41 +722,44 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
       for (int s = 0; s < 2; ++s)
         for (size_t c = 0; c < d.aux_coeffs.size(); ++c) term(s);
       for (size_t c = 0; c < d.q_lde.size(); ++c) term(0);
-      // LDE part by part; in a part, rows in blocks and columns outer within a block: each
-      // column is read as one stream (the lazy sums are exact integers until value(), so the
-      // order of the terms does not matter)
-      std::vector<Column> main_scratch, aux_scratch;
-      for (size_t p = 0; p < blowup; ++p) {
-        const std::vector<Column>& main_k = part(d, false, p, main_scratch);
-        const std::vector<Column>& aux_k = part(d, true, p, aux_scratch);
-        std::vector<Column> q_k;
-        for (const Column& c : d.q_lde) {
-          Column v(d.h);
-          for (size_t i = 0; i < d.h; ++i) v[i] = c[blowup * i + p];
-          q_k.push_back(std::move(v));
+      // The main and aux columns enter only through Σ_c γ^c·f_c(x), at ζ and at ζω: a linear
+      // combination of their polynomials, whose LDE is the LDE of the same combination of their
+      // coefficients (exact field arithmetic, so the same values). The combination is built once
+      // on the coefficients (each column read once, for both points), and only its six base
+      // columns are extended, part by part, instead of every column.
+      const size_t M = d.coeffs.size(), A = d.aux_coeffs.size();
+      std::vector<Column> comb(6, Column(d.h));  // [3·s + c]: the combination at ζ (s = 0), ζω (s = 1)
+      parallel_for(d.h, threads, [&](size_t b, size_t e) {
+        constexpr size_t kBlock = 256;
+        std::vector<air::LazySum3> s0(kBlock), s1(kBlock);
+        for (size_t i0 = b; i0 < e; i0 += kBlock) {
+          const size_t m = std::min(e, i0 + kBlock) - i0;
+          std::fill(s0.begin(), s0.begin() + static_cast<ptrdiff_t>(m), air::LazySum3{});
+          std::fill(s1.begin(), s1.begin() + static_cast<ptrdiff_t>(m), air::LazySum3{});
+          for (size_t c = 0; c < M + A; ++c) {  // ood order: main at ζ, main at ζω, aux at ζ, aux at ζω
+            const bool is_aux = c >= M;
+            const Fp* col = (is_aux ? d.aux_coeffs[c - M] : d.coeffs[c]).data() + i0;
+            const Fp3 w0 = pw[is_aux ? 2 * M + (c - M) : c], w1 = pw[is_aux ? 2 * M + A + (c - M) : M + c];
+            for (size_t i = 0; i < m; ++i) s0[i].add(w0, col[i]), s1[i].add(w1, col[i]);
+          }
+          for (size_t i = 0; i < m; ++i) {
+            const Fp3 v0 = s0[i].value(), v1 = s1[i].value();
+            for (size_t c = 0; c < 3; ++c) comb[c][i0 + i] = v0.c[c], comb[3 + c][i0 + i] = v1.c[c];
+          }
         }
-        std::vector<const Column*> f;
-        for (int s = 0; s < 2; ++s)
-          for (const auto& c : main_k) f.push_back(&c);
-        for (int s = 0; s < 2; ++s)
-          for (const auto& c : aux_k) f.push_back(&c);
-        for (const auto& c : q_k) f.push_back(&c);
+      });
+      const size_t Q = d.q_lde.size();
+      std::vector<Column> comb_k;
+      for (size_t p = 0; p < blowup; ++p) {
+        parts_of(comb, nullptr, d.factors[p], comb_k, threads);
         parallel_for(d.h, threads, [&](size_t b, size_t e) {
-          constexpr size_t kBlock = 128;
-          std::vector<air::LazySum3> sz(kBlock), szn(kBlock);
-          for (size_t i0 = b; i0 < e; i0 += kBlock) {
-            const size_t m = std::min(e, i0 + kBlock) - i0;
-            std::fill(sz.begin(), sz.begin() + static_cast<ptrdiff_t>(m), air::LazySum3{});
-            std::fill(szn.begin(), szn.begin() + static_cast<ptrdiff_t>(m), air::LazySum3{});
-            for (size_t c = 0; c < f.size(); ++c) {
-              const Fp* col = f[c]->data() + i0;
-              auto& out = sh[c] ? szn : sz;
-              for (size_t i = 0; i < m; ++i) out[i].add(pw[c], col[i]);
-            }
-            for (size_t i = 0; i < m; ++i) {
-              const size_t j = blowup * (i0 + i) + p;
-              acc[j] = acc[j] + (sz[i].value() - const_z) * inv_z[j] + (szn[i].value() - const_zn) * inv_zn[j];
-            }
+          for (size_t i = b; i < e; ++i) {
+            const size_t j = blowup * i + p;
+            air::LazySum3 qs;  // the quotient chunks (held LDE), at ζ
+            for (size_t c = 0; c < Q; ++c) qs.add(pw[2 * M + 2 * A + c], d.q_lde[c][j]);
+            const Fp3 sz = Fp3{{comb_k[0][i], comb_k[1][i], comb_k[2][i]}} + qs.value(),
+                      szn = Fp3{{comb_k[3][i], comb_k[4][i], comb_k[5][i]}};
+            acc[j] = acc[j] + (sz - const_z) * inv_z[j] + (szn - const_zn) * inv_zn[j];
           }
         });
       }
