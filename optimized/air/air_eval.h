@@ -28,20 +28,6 @@ struct CombineArgs {
   const Fp* sel_transition = nullptr;
 };
 
-// Σ_k a_k b_k in F_p with one reduction at the end: the 128-bit products are summed with a count
-// of the sum's wraps (2^128 = −2^32 mod p). Exact, so the result is the reduced sum's.
-struct LazySum {
-  unsigned __int128 lo = 0;
-  uint64_t wraps = 0;
-  void add(Fp a, Fp b) {
-    const unsigned __int128 p = static_cast<unsigned __int128>(a.value()) * b.value();
-    lo += p;
-    wraps += lo < p;
-  }
-  Fp value() const {
-    return Fp::from_u64(Fp::reduce128(lo)) + Fp::from_u64(wraps) * Fp::from_u64(Fp::P - (uint64_t{1} << 32));
-  }
-};
 struct LazySum3 {
   LazySum c[3];
   void add(const Fp3& w, Fp v) { c[0].add(w.c[0], v), c[1].add(w.c[1], v), c[2].add(w.c[2], v); }

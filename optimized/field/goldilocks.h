@@ -69,6 +69,20 @@ static_assert(std::is_trivially_copyable_v<Fp>);
 static_assert(Fp::reduce128(static_cast<unsigned __int128>(Fp::P) * 3) == 0);
 static_assert(Fp::from_u64(spec::GoldilocksTraits::kTwoAdicRoot).pow(uint64_t{1} << 31) == -Fp::from_u64(1));
 
+// Σ_k a_k b_k in F_p with one reduction at the end: the 128-bit products are summed with a count
+// of the sum's wraps (2^128 = −2^32 mod p). Exact, so the result is the reduced sum's. Host only.
+struct LazySum {
+  unsigned __int128 lo = 0;
+  uint64_t wraps = 0;
+  void add(Fp a, Fp b) {
+    const unsigned __int128 p = static_cast<unsigned __int128>(a.value()) * b.value();
+    lo += p;
+    wraps += lo < p;
+  }
+  Fp value() const {
+    return Fp::from_u64(Fp::reduce128(lo)) + Fp::from_u64(wraps) * Fp::from_u64(Fp::P - (uint64_t{1} << 32));
+  }
+};
 // Cubic extension, w^3 = 2.
 struct Fp3 {
   std::array<Fp, 3> c{};

@@ -263,6 +263,55 @@ void coset_evals_from_dif(std::span<const Fp> dif_coeffs, const std::vector<Fp>&
   dit(raw(out), log_n, twiddle_words(twiddles().get(log_n, false)), threads);
 }
 
+// With a = dif ⊙ factors, out[i] = Σ_p a[p]·ω_n^(i·rev_L(p)). Split p = β·B + t (t < B):
+// rev_L(p) = rev_K(t)·n/B + rev_{L−K}(β), so out[i] = Σ_β ω_n^(i·rev_{L−K}(β))·Y_β[i mod B],
+// where Y_β is the size-B DIT of block β, which is what the transform's first K stages leave there.
+void coset_rows_from_dif(std::span<const Fp> dif_coeffs, const std::vector<Fp>& factors, std::span<const size_t> rows,
+                         std::span<Fp> out) {
+  const size_t n = dif_coeffs.size();
+  if (factors.size() != n || out.size() != rows.size()) throw std::invalid_argument("coset_rows_from_dif: sizes differ");
+  for (size_t r : rows)
+    if (r >= n) throw std::invalid_argument("coset_rows_from_dif: a row outside the coset");
+  if (rows.empty()) return;
+  const unsigned L = n > 1 ? spec::ntt_log2(n) : 0;
+  unsigned K = 3;
+  while (K < L && (size_t{1} << K) < 2 * rows.size()) ++K;
+  if (K + 2 > L) {  // few blocks: the whole transform costs about as much
+    std::vector<Fp> all(n);
+    coset_evals_from_dif(dif_coeffs, factors, all, 1);
+    for (size_t j = 0; j < rows.size(); ++j) out[j] = all[rows[j]];
+    return;
+  }
+  const size_t B = size_t{1} << K, blocks = n >> K;
+  std::vector<Fp> y(dif_coeffs.begin(), dif_coeffs.end());
+  const Kernels kern = kernels();
+  kern.mul(raw(y), reinterpret_cast<const uint64_t*>(factors.data()), n);
+  const uint64_t* tw = twiddle_words(twiddles().get(K, false));
+  const size_t chunk = std::max(B, size_t{1} << kLogBlock);
+  for (size_t c0 = 0; c0 < n; c0 += chunk) {  // stages 1..K, a cache-sized chunk at a time
+    uint64_t* base = raw(y) + c0;
+    const size_t len = std::min(chunk, n - c0);
+    kern.first3(base, len, tw[3], tw[5]);
+    for (size_t half = 8; half < B; half <<= 1) kern.dit_stage(base, len, half, tw + half);
+  }
+  const Fp w_n = root_of_unity(L);
+  const unsigned bits = L - K;
+  std::vector<Fp> pw(blocks);
+  for (size_t j = 0; j < rows.size(); ++j) {
+    const Fp w = w_n.pow(rows[j]);  // pw[β] = w^rev_{L−K}(β), built as bitrev_coset_factors does
+    pw[0] = Fp::from_u64(1);
+    for (unsigned l = 0; l < bits; ++l) {
+      const Fp c = w.pow(uint64_t{1} << (bits - 1 - l));
+      const size_t h = size_t{1} << l;
+      for (size_t q = 0; q < h; ++q) pw[h + q] = pw[q] * c;
+    }
+    const size_t u = rows[j] & (B - 1);
+    LazySum s;
+    for (size_t b = 0; b < blocks; ++b) s.add(pw[b], y[b * B + u]);
+    out[j] = s.value();
+  }
+}
+
 std::vector<Fp> coset_lde(std::span<const Fp> evals, unsigned blowup, Fp shift, unsigned threads) {
   std::vector<Fp> out(evals.size() * blowup);
   coset_lde_into(evals, blowup, shift, out, threads);

@@ -36,11 +36,17 @@ ref::Fp3 to_ref(const Fp3& x) {
 spec::Fp3Raw raw(const Fp3& x) { return {x.c[0].value(), x.c[1].value(), x.c[2].value()}; }
 Fp3 embed(Fp x) { return {{x, Fp(), Fp()}}; }
 
-void put_fp(std::vector<uint8_t>& b, Fp x) {
+// x's 8 bytes, little-endian, at b; returns b + 8.
+uint8_t* put_fp(uint8_t* b, Fp x) {
   const uint64_t v = x.value();
-  uint8_t bytes[8];
-  for (int k = 0; k < 8; ++k) bytes[k] = static_cast<uint8_t>(v >> (8 * k));
-  b.insert(b.end(), bytes, bytes + 8);
+  for (int k = 0; k < 8; ++k) b[k] = static_cast<uint8_t>(v >> (8 * k));
+  return b + 8;
+}
+// The bytes of one row of each of these matrices' columns, sizes in values.
+size_t values_of(const std::vector<std::vector<const Column*>>& cols, const std::vector<size_t>& at) {
+  size_t v = 0;
+  for (size_t m : at) v += cols[m].size();
+  return v;
 }
 
 // Keccak-256 of cnt ≤ 8 messages of equal length: eight at once (keccak256_x8), else one by one.
@@ -61,6 +67,8 @@ struct Matrix {
   size_t rows = 0, width = 0, parts = 1;
   // part k: width columns of rows/parts values, in `out` (computed into `scratch`, or held elsewhere)
   std::function<void(size_t k, std::vector<Column>& scratch, std::vector<const Column*>& out)> part;
+  // optional, for the openings: rows idx of part k only (out[j] = row idx[j]), cheaper than the part
+  std::function<void(size_t k, const std::vector<size_t>& idx, std::vector<std::vector<Fp>>& out)> rows_at;
 };
 
 // protocol:merkle:mixed, threaded: the same root and openings as ref::MixedMerkleTree, with the
@@ -86,20 +94,23 @@ class MixedTree {
       for (size_t k = 0; k < P; ++k) {
         for (size_t m : at) m_[m].part(k, scratch[m], cols[m]);
         const size_t count = n / 2 / P, groups = (count + 7) / 8;  // leaves i = P s + k
+        size_t len = 1;  // a leaf's message: 0x00, then its rows
+        for (size_t m : at) len += 8 * cols[m].size() * (m_[m].rows == n ? 2 : 1);
         parallel_for(groups, threads, [&](size_t gb, size_t ge) {
           std::vector<uint8_t> buf[8];
+          for (auto& b : buf) b.resize(len);
           for (size_t g = gb; g < ge; ++g) {
             const size_t first = 8 * g, cnt = std::min<size_t>(8, count - first);
             for (size_t q = 0; q < cnt; ++q) {
               const size_t sidx = first + q;
-              auto& b = buf[q];
-              b.assign(1, 0x00);
+              uint8_t* b = buf[q].data();
+              *b++ = 0x00;
               for (size_t m : at) {
                 if (m_[m].rows == n)
                   for (size_t r : {sidx, sidx + n / 2 / P})
-                    for (const Column* c : cols[m]) put_fp(b, (*c)[r]);
+                    for (const Column* c : cols[m]) b = put_fp(b, (*c)[r]);
                 else
-                  for (const Column* c : cols[m]) put_fp(b, (*c)[sidx]);
+                  for (const Column* c : cols[m]) b = put_fp(b, (*c)[sidx]);
               }
             }
             Digest out[8];
@@ -121,27 +132,31 @@ class MixedTree {
       for (size_t k = 0; k < P; ++k) {
         for (size_t m : inject) m_[m].part(k, scratch[m], cols[m]);
         const size_t count = w / P, groups = (count + 7) / 8;
+        const size_t inject_len = 1 + 32 + 8 * values_of(cols, inject);  // 0x02, the node, the rows
         parallel_for(groups, threads, [&](size_t gb, size_t ge) {
-          std::vector<uint8_t> buf[8];
+          std::vector<uint8_t> node[8], inj[8];
           Digest out[8];
-          auto hash = [&](size_t cnt) { hash_group(buf, cnt, out); };
+          for (auto& b : node) b.resize(1 + 2 * 32);
+          for (auto& b : inj) b.resize(inject_len);
           for (size_t g = gb; g < ge; ++g) {
             const size_t first = 8 * g, cnt = std::min<size_t>(8, count - first);
             for (size_t q = 0; q < cnt; ++q) {
               const size_t j = P * (first + q) + k;
-              buf[q].assign(1, 0x01);
-              buf[q].insert(buf[q].end(), below[j].begin(), below[j].end());
-              buf[q].insert(buf[q].end(), below[j + w].begin(), below[j + w].end());
+              uint8_t* b = node[q].data();
+              b[0] = 0x01;
+              std::copy(below[j].begin(), below[j].end(), b + 1);
+              std::copy(below[j + w].begin(), below[j + w].end(), b + 33);
             }
-            hash(cnt);
+            hash_group(node, cnt, out);
             if (!inject.empty()) {
               for (size_t q = 0; q < cnt; ++q) {
-                buf[q].assign(1, 0x02);
-                buf[q].insert(buf[q].end(), out[q].begin(), out[q].end());
+                uint8_t* b = inj[q].data();
+                *b++ = 0x02;
+                b = std::copy(out[q].begin(), out[q].end(), b);
                 for (size_t m : inject)
-                  for (const Column* c : cols[m]) put_fp(buf[q], (*c)[first + q]);
+                  for (const Column* c : cols[m]) b = put_fp(b, (*c)[first + q]);
               }
-              hash(cnt);
+              hash_group(inj, cnt, out);
             }
             for (size_t q = 0; q < cnt; ++q) up[P * (first + q) + k] = out[q];
           }
@@ -178,6 +193,14 @@ class MixedTree {
         for (const auto& [mm, r] : rows)
           if (mm == m && r % m_[m].parts == k) want.push_back(r);
         if (want.empty()) continue;
+        if (m_[m].rows_at) {
+          std::vector<size_t> idx;
+          for (size_t r : want) idx.push_back(r / m_[m].parts);
+          std::vector<std::vector<Fp>> vals;
+          m_[m].rows_at(k, idx, vals);
+          for (size_t j = 0; j < want.size(); ++j) out[{m, want[j]}] = std::move(vals[j]);
+          continue;
+        }
         std::vector<Column> scratch;
         std::vector<const Column*> cols;
         m_[m].part(k, scratch, cols);
@@ -469,7 +492,21 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
                      for (size_t c : *which) out.push_back(&all[c]);
                    else
                      for (const Column& c : all) out.push_back(&c);
-                 }};
+                 }, {}};
+      if (lde != Lde::kHold)  // the opened rows from the coefficients, without the whole part
+        mats[t].rows_at = [&, t, which, aux](size_t k, const std::vector<size_t>& idx, std::vector<std::vector<Fp>>& out) {
+          const TableData& dt = td[t];
+          const std::vector<Column>& coeffs = aux ? dt.aux_coeffs : dt.coeffs;
+          const size_t w = which ? which->size() : coeffs.size();
+          out.assign(idx.size(), std::vector<Fp>(w));
+          parallel_for(w, threads, [&](size_t b, size_t e) {
+            std::vector<Fp> v(idx.size());
+            for (size_t c = b; c < e; ++c) {
+              coset_rows_from_dif(coeffs[which ? (*which)[c] : c], dt.factors[k], idx, v);
+              for (size_t j = 0; j < idx.size(); ++j) out[j][c] = v[j];
+            }
+          }, 1);
+        };
     }
     return mats;
   };
@@ -651,7 +688,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
                  for (size_t i = 0; i < scratch[c].size(); ++i) scratch[c][i] = src[blowup * i + k];
                  out.push_back(&scratch[c]);
                }
-             }};
+             }, {}};
   const MixedTree q_tree(std::move(qm), threads);
   proof.quotient_root = q_tree.root();
   tr.absorb_digest("quotient-root", proof.quotient_root);

@@ -113,6 +113,36 @@ TEST(Ntt, SimdLevelsAndThreadsAgree) {
   opt::set_simd_level(saved);
 }
 
+// The optimized prover's query openings: a few rows of a coset part, without the whole transform.
+TEST(Ntt, CosetRowsEqualTheWholeTransformsRows) {
+  const auto saved = opt::simd_level();
+  std::mt19937_64 g(77);
+  for (unsigned k : {0u, 1u, 3u, 4u, 5u, 6u, 9u, 12u, 16u})
+    for (size_t count : {1u, 2u, 5u, 46u, 300u}) {
+      const size_t n = size_t{1} << k;
+      auto coeffs = as_field<opt::Fp>(random_values(n, 500 + k));
+      opt::dif_coefficients(coeffs);
+      const auto factors = opt::bitrev_coset_factors(k, opt::Fp::from_u64(7).pow(1 + count));
+      std::vector<opt::Fp> all(n);
+      opt::coset_evals_from_dif(coeffs, factors, all);
+      std::vector<size_t> rows(count);
+      for (auto& r : rows) r = g() % n;  // repeats allowed
+      rows[0] = n - 1;
+      for (auto level : opt::kAllSimdLevels) {
+        opt::set_simd_level(level);
+        std::vector<opt::Fp> got(count);
+        opt::coset_rows_from_dif(coeffs, factors, rows, got);
+        for (size_t j = 0; j < count; ++j)
+          ASSERT_EQ(got[j].value(), all[rows[j]].value()) << "log n " << k << ", " << count << " rows, row " << rows[j];
+      }
+    }
+  opt::set_simd_level(saved);
+  std::vector<opt::Fp> c(8), out(1);
+  const auto f = opt::bitrev_coset_factors(3, opt::Fp::from_u64(7));
+  const std::vector<size_t> outside = {8};
+  EXPECT_THROW(opt::coset_rows_from_dif(c, f, outside, out), std::invalid_argument);
+}
+
 TEST(Ntt, BatchLdeMatchesReferencePerColumn) {
   const auto saved = opt::simd_level();
   for (size_t width : {1u, 5u, 8u, 13u})
