@@ -133,8 +133,10 @@ void cross_stage(uint64_t* x, size_t n, size_t half, const uint64_t* tw, unsigne
 }
 
 // Radix-2 DIT, bit-reversed input -> natural output. Stages up to the block size run block by
-// block (cache-resident), the rest across the array.
-void dit(uint64_t* x, unsigned log_n, const uint64_t* tw, unsigned threads) {
+// block (cache-resident), the rest across the array. With src, the input is src ⊙ scale, formed
+// a block at a time as the block's stages start (one pass over memory fewer).
+void dit(uint64_t* x, unsigned log_n, const uint64_t* tw, unsigned threads, const uint64_t* src = nullptr,
+         const uint64_t* scale = nullptr) {
   const size_t n = size_t{1} << log_n;
   if (n <= 1) return;
   const Kernels kern = kernels();
@@ -142,6 +144,10 @@ void dit(uint64_t* x, unsigned log_n, const uint64_t* tw, unsigned threads) {
   parallel_for(n / block, threads, [&](size_t b, size_t e) {
     for (size_t blk = b; blk < e; ++blk) {
       uint64_t* base = x + blk * block;
+      if (src) {
+        if (src != x) std::copy(src + blk * block, src + (blk + 1) * block, base);
+        kern.mul(base, scale + blk * block, block);
+      }
       size_t half = 1;
       if (block >= 8) {
         kern.first3(base, block, tw[3], tw[5]);
@@ -253,14 +259,13 @@ void coset_evals_from_dif(std::span<const Fp> dif_coeffs, const std::vector<Fp>&
                           unsigned threads) {
   const size_t n = dif_coeffs.size();
   if (out.size() != n || factors.size() != n) throw std::invalid_argument("coset_evals_from_dif: sizes differ");
-  std::copy(dif_coeffs.begin(), dif_coeffs.end(), out.begin());
   if (n <= 1) {
-    if (n == 1) out[0] = out[0] * factors[0];
+    if (n == 1) out[0] = dif_coeffs[0] * factors[0];
     return;
   }
   const unsigned log_n = spec::ntt_log2(n);
-  kernels().mul(raw(out), reinterpret_cast<const uint64_t*>(factors.data()), n);
-  dit(raw(out), log_n, twiddle_words(twiddles().get(log_n, false)), threads);
+  dit(raw(out), log_n, twiddle_words(twiddles().get(log_n, false)), threads,
+      reinterpret_cast<const uint64_t*>(dif_coeffs.data()), reinterpret_cast<const uint64_t*>(factors.data()));
 }
 
 // With a = dif ⊙ factors, out[i] = Σ_p a[p]·ω_n^(i·rev_L(p)). Split p = β·B + t (t < B):
