@@ -96,26 +96,39 @@ class MixedTree {
         const size_t count = n / 2 / P, groups = (count + 7) / 8;  // leaves i = P s + k
         size_t len = 1;  // a leaf's message: 0x00, then its rows
         for (size_t m : at) len += 8 * cols[m].size() * (m_[m].rows == n ? 2 : 1);
+        // The leaves' values in message order, a slot per (matrix, row of the leaf, column): slot
+        // s reads column src[s] from row offset[s] + (the leaf's index in the part).
+        std::vector<const Column*> src;
+        std::vector<size_t> offset;
+        for (size_t m : at)
+          for (size_t v = 0; v < (m_[m].rows == n ? 2u : 1u); ++v)
+            for (const Column* c : cols[m]) src.push_back(c), offset.push_back(v * (n / 2 / P));
         parallel_for(groups, threads, [&](size_t gb, size_t ge) {
+          // A tile of 256 leaves: every slot's values copied first (one short stream per column),
+          // then the messages written from it. Read in place, each leaf would touch a cache line
+          // and a page in every column: at 2^20 rows that took more time than the hashing.
+          constexpr size_t kTile = 256;
+          std::vector<Fp> tile(src.size() * kTile);
           std::vector<uint8_t> buf[8];
           for (auto& b : buf) b.resize(len);
-          for (size_t g = gb; g < ge; ++g) {
-            const size_t first = 8 * g, cnt = std::min<size_t>(8, count - first);
-            for (size_t q = 0; q < cnt; ++q) {
-              const size_t sidx = first + q;
-              uint8_t* b = buf[q].data();
-              *b++ = 0x00;
-              for (size_t m : at) {
-                if (m_[m].rows == n)
-                  for (size_t r : {sidx, sidx + n / 2 / P})
-                    for (const Column* c : cols[m]) b = put_fp(b, (*c)[r]);
-                else
-                  for (const Column* c : cols[m]) b = put_fp(b, (*c)[sidx]);
-              }
+          for (size_t g0 = gb; g0 < ge; g0 += kTile / 8) {
+            const size_t first0 = 8 * g0, L = std::min(count, first0 + kTile) - first0;
+            for (size_t sl = 0; sl < src.size(); ++sl) {
+              const auto from = src[sl]->begin() + static_cast<ptrdiff_t>(offset[sl] + first0);
+              std::copy(from, from + static_cast<ptrdiff_t>(L), tile.begin() + static_cast<ptrdiff_t>(sl * kTile));
             }
-            Digest out[8];
-            hash_group(buf, cnt, out);
-            for (size_t q = 0; q < cnt; ++q) level[P * (first + q) + k] = out[q];
+            for (size_t g = g0; g < std::min(ge, g0 + kTile / 8); ++g) {
+              const size_t first = 8 * g, cnt = std::min<size_t>(8, count - first);
+              for (size_t q = 0; q < cnt; ++q) {
+                const size_t at_tile = first + q - first0;
+                uint8_t* b = buf[q].data();
+                *b++ = 0x00;
+                for (size_t sl = 0; sl < src.size(); ++sl) b = put_fp(b, tile[sl * kTile + at_tile]);
+              }
+              Digest out[8];
+              hash_group(buf, cnt, out);
+              for (size_t q = 0; q < cnt; ++q) level[P * (first + q) + k] = out[q];
+            }
           }
         }, 8);
       }
