@@ -25,6 +25,15 @@ void butterflies_dif_avx512(uint64_t* a, uint64_t* b, const uint64_t* tw, size_t
 // The last three DIF stages (half = 4, 2, 1) on every group of 8 in v[0, len).
 void last3_dif_scalar(uint64_t* v, size_t len, uint64_t w4, uint64_t w8);
 void last3_dif_avx512(uint64_t* v, size_t len, uint64_t w4, uint64_t w8);
+// The stages across blocks, k of them (1 ≤ k ≤ 4) in one pass over the group of 2^k·h0 values
+// at v: for each j in [j0, j1), the 2^k values v[j + r·h0] are loaded once and go through the
+// stages half = h0, 2·h0, ..., 2^(k−1)·h0 (DIT) or the reverse (DIF), each butterfly with the
+// twiddle the stage-by-stage transform gives it (tw = the whole tree), so the results are
+// identical. The AVX-512 versions need h0, j0 and j1 to be multiples of 8.
+void dit_cross_scalar(uint64_t* v, size_t h0, unsigned k, const uint64_t* tw, size_t j0, size_t j1);
+void dit_cross_avx512(uint64_t* v, size_t h0, unsigned k, const uint64_t* tw, size_t j0, size_t j1);
+void dif_cross_scalar(uint64_t* v, size_t h0, unsigned k, const uint64_t* tw, size_t j0, size_t j1);
+void dif_cross_avx512(uint64_t* v, size_t h0, unsigned k, const uint64_t* tw, size_t j0, size_t j1);
 // v[i] *= m[i] for i < len.
 void mul_scalar(uint64_t* v, const uint64_t* m, size_t len);
 void mul_avx512(uint64_t* v, const uint64_t* m, size_t len);

@@ -137,6 +137,40 @@ void last3_dif_avx512(uint64_t* v, size_t len, uint64_t w4, uint64_t w8) {
   }
 }
 
+void dit_cross_avx512(uint64_t* v, size_t h0, unsigned k, const uint64_t* tw, size_t j0, size_t j1) {
+  const size_t R = size_t{1} << k;
+  __m512i x[16];
+  for (size_t j = j0; j < j1; j += 8) {
+    for (size_t r = 0; r < R; ++r) x[r] = load(v + j + r * h0);
+    for (unsigned t = 0; t < k; ++t) {
+      const size_t d = size_t{1} << t, half = h0 << t;
+      for (size_t r = 0; r < R; ++r) {
+        if (r & d) continue;
+        const __m512i a = x[r], b = mul(load(tw + half + j + (r & (d - 1)) * h0), x[r + d]);
+        x[r] = add(a, b), x[r + d] = sub(a, b);
+      }
+    }
+    for (size_t r = 0; r < R; ++r) store(v + j + r * h0, x[r]);
+  }
+}
+
+void dif_cross_avx512(uint64_t* v, size_t h0, unsigned k, const uint64_t* tw, size_t j0, size_t j1) {
+  const size_t R = size_t{1} << k;
+  __m512i x[16];
+  for (size_t j = j0; j < j1; j += 8) {
+    for (size_t r = 0; r < R; ++r) x[r] = load(v + j + r * h0);
+    for (unsigned t = k; t-- > 0;) {
+      const size_t d = size_t{1} << t, half = h0 << t;
+      for (size_t r = 0; r < R; ++r) {
+        if (r & d) continue;
+        const __m512i a = x[r], b = x[r + d];
+        x[r] = add(a, b), x[r + d] = mul(sub(a, b), load(tw + half + j + (r & (d - 1)) * h0));
+      }
+    }
+    for (size_t r = 0; r < R; ++r) store(v + j + r * h0, x[r]);
+  }
+}
+
 void dit_stage_avx512(uint64_t* v, size_t len, size_t half, const uint64_t* tw) {
   if (half < 8) {
     dit_stage_scalar(v, len, half, tw);

@@ -37,6 +37,32 @@ void last3_dif_scalar(uint64_t* v, size_t len, uint64_t w4, uint64_t w8) {
       for (size_t s = 0; s < 8; s += 2 * half) butterflies_dif_scalar(v + i + s, v + i + s + half, tw + half, half);
 }
 
+void dit_cross_scalar(uint64_t* v, size_t h0, unsigned k, const uint64_t* tw, size_t j0, size_t j1) {
+  const size_t R = size_t{1} << k;
+  for (size_t j = j0; j < j1; ++j)
+    for (unsigned t = 0; t < k; ++t) {
+      const size_t d = size_t{1} << t, half = h0 << t;
+      for (size_t r = 0; r < R; ++r) {
+        if (r & d) continue;
+        uint64_t* a = v + j + r * h0;
+        butterflies_scalar(a, a + half, tw + half + j + (r & (d - 1)) * h0, 1);
+      }
+    }
+}
+
+void dif_cross_scalar(uint64_t* v, size_t h0, unsigned k, const uint64_t* tw, size_t j0, size_t j1) {
+  const size_t R = size_t{1} << k;
+  for (size_t j = j0; j < j1; ++j)
+    for (unsigned t = k; t-- > 0;) {
+      const size_t d = size_t{1} << t, half = h0 << t;
+      for (size_t r = 0; r < R; ++r) {
+        if (r & d) continue;
+        uint64_t* a = v + j + r * h0;
+        butterflies_dif_scalar(a, a + half, tw + half + j + (r & (d - 1)) * h0, 1);
+      }
+    }
+}
+
 void dit_stage_scalar(uint64_t* v, size_t len, size_t half, const uint64_t* tw) {
   for (size_t s = 0; s < len; s += 2 * half) butterflies_scalar(v + s, v + s + half, tw, half);
 }

@@ -1,5 +1,6 @@
 #include "optimized/ntt/ntt.h"
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -108,28 +109,41 @@ struct Kernels {
   void (*scale)(uint64_t*, size_t, uint64_t);
   void (*powers_scale)(uint64_t*, size_t, uint64_t, uint64_t);
   void (*mul)(uint64_t*, const uint64_t*, size_t);
+  void (*dit_cross)(uint64_t*, size_t, unsigned, const uint64_t*, size_t, size_t);
+  void (*dif_cross)(uint64_t*, size_t, unsigned, const uint64_t*, size_t, size_t);
 };
 Kernels kernels() {
   if (simd_level() == SimdLevel::kAvx512)
     return {k::butterflies_avx512, k::butterflies_dif_avx512, k::dit_stage_avx512, k::dif_stage_avx512,
             k::first3_avx512,      k::last3_dif_avx512,       k::scale_avx512,     k::powers_scale_avx512,
-            k::mul_avx512};
+            k::mul_avx512,         k::dit_cross_avx512,       k::dif_cross_avx512};
   return {k::butterflies_scalar, k::butterflies_dif_scalar, k::dit_stage_scalar, k::dif_stage_scalar,
           k::first3_scalar,      k::last3_dif_scalar,       k::scale_scalar,     k::powers_scale_scalar,
-          k::mul_scalar};
+          k::mul_scalar,         k::dit_cross_scalar,       k::dif_cross_scalar};
 }
 
-// Stages with half >= block run across the array, split into chunks of 1024 butterflies.
-template <typename Butterflies>
-void cross_stage(uint64_t* x, size_t n, size_t half, const uint64_t* tw, unsigned threads, Butterflies bf) {
-  parallel_for(n / 2 / 1024, threads, [&](size_t b, size_t e) {
-    for (size_t kk = b * 1024; kk < e * 1024;) {
-      const size_t group = kk / half, j = kk % half, len = std::min(half - j, e * 1024 - kk);
-      uint64_t* a = x + group * 2 * half + j;
-      bf(a, a + half, tw + half + j, len);
-      kk += len;
-    }
-  }, 1);
+// The stages with half in [h_lo, h_hi) (powers of two, h_lo ≥ the block size), up to four in one
+// pass over memory (cross_pass) instead of one pass each; DIT: ascending halves, DIF: descending.
+void cross_stages(uint64_t* x, size_t n, size_t h_lo, size_t h_hi, const uint64_t* tw, unsigned threads, bool dit) {
+  const Kernels kern = kernels();
+  std::vector<std::pair<size_t, unsigned>> passes;  // (h0, k)
+  for (size_t h = h_lo; h < h_hi;) {
+    unsigned k = 0;
+    while (k < 4 && (h << k) < h_hi) ++k;
+    passes.emplace_back(h, k);
+    h <<= k;
+  }
+  if (!dit) std::reverse(passes.begin(), passes.end());
+  for (const auto& [h0, k] : passes) {
+    const size_t span = h0 << k, groups = n / span, chunks = (h0 + 1023) / 1024;
+    parallel_for(groups * chunks, threads, [&](size_t b, size_t e) {
+      for (size_t q = b; q < e; ++q) {
+        uint64_t* v = x + (q / chunks) * span;
+        const size_t j0 = (q % chunks) * 1024, j1 = std::min(h0, j0 + 1024);
+        (dit ? kern.dit_cross : kern.dif_cross)(v, h0, k, tw, j0, j1);
+      }
+    }, 1);
+  }
 }
 
 // Radix-2 DIT, bit-reversed input -> natural output. Stages up to the block size run block by
@@ -156,7 +170,7 @@ void dit(uint64_t* x, unsigned log_n, const uint64_t* tw, unsigned threads, cons
       for (; half < block; half <<= 1) kern.dit_stage(base, block, half, tw + half);
     }
   }, 1);
-  for (size_t half = block; half < n; half <<= 1) cross_stage(x, n, half, tw, threads, kern.dit);
+  cross_stages(x, n, block, n, tw, threads, true);
 }
 
 // Radix-2 DIF, natural input -> bit-reversed output: the mirror image of dit().
@@ -165,7 +179,7 @@ void dif(uint64_t* x, unsigned log_n, const uint64_t* tw, unsigned threads) {
   if (n <= 1) return;
   const Kernels kern = kernels();
   const size_t block = size_t{1} << std::min(log_n, kLogBlock);
-  for (size_t half = n / 2; half >= block; half >>= 1) cross_stage(x, n, half, tw, threads, kern.dif);
+  cross_stages(x, n, block, n, tw, threads, false);
   parallel_for(n / block, threads, [&](size_t b, size_t e) {
     for (size_t blk = b; blk < e; ++blk) {
       uint64_t* base = x + blk * block;
