@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "optimized/ntt/kernels.h"
 #include "optimized/ntt/ntt.h"
 #include "optimized/simd/simd.h"
 #include "reference/ntt/ntt.h"
@@ -141,6 +142,31 @@ TEST(Ntt, CosetRowsEqualTheWholeTransformsRows) {
   const auto f = opt::bitrev_coset_factors(3, opt::Fp::from_u64(7));
   const std::vector<size_t> outside = {8};
   EXPECT_THROW(opt::coset_rows_from_dif(c, f, outside, out), std::invalid_argument);
+}
+
+// The AVX-512 kernels' arithmetic lane by lane against the portable kernels, on the values where
+// reductions carry and borrow (0, 1, p - 1, 2^32 ± 1, 2^63, ...), every pair of them, and random ones.
+TEST(Ntt, Avx512KernelsEqualThePortableOnesOnEdgeValues) {
+  if (opt::cpu_simd_level() != opt::SimdLevel::kAvx512) GTEST_SKIP() << "this CPU has no AVX-512";
+  const uint64_t p = 0xFFFFFFFF00000001ull;
+  std::vector<uint64_t> edge = {0, 1, 2, p - 1, p - 2, (1ull << 32) - 1, 1ull << 32, (1ull << 32) + 1, 1ull << 63,
+                                (1ull << 63) - 1, p - (1ull << 32), 0xFFFFFFFFull << 16, 0x00000000FFFFFFFEull};
+  std::mt19937_64 g(5);
+  while (edge.size() < 64) edge.push_back(g() % p);
+  std::vector<uint64_t> a, b;
+  for (uint64_t x : edge)
+    for (uint64_t y : edge) a.push_back(x), b.push_back(y);
+  auto want = a;
+  opt::ntt_kernels::mul_scalar(want.data(), b.data(), want.size());
+  auto got = a;
+  opt::ntt_kernels::mul_avx512(got.data(), b.data(), got.size());
+  for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(got[i], want[i]) << a[i] << " * " << b[i];
+  for (uint64_t c : edge) {
+    auto w = a, v = a;
+    opt::ntt_kernels::scale_scalar(w.data(), w.size(), c);
+    opt::ntt_kernels::scale_avx512(v.data(), v.size(), c);
+    ASSERT_EQ(v, w) << "scale by " << c;
+  }
 }
 
 TEST(Ntt, BatchLdeMatchesReferencePerColumn) {
