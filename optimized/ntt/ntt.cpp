@@ -286,7 +286,7 @@ void coset_evals_from_dif(std::span<const Fp> dif_coeffs, const std::vector<Fp>&
 // rev_L(p) = rev_K(t)·n/B + rev_{L−K}(β), so out[i] = Σ_β ω_n^(i·rev_{L−K}(β))·Y_β[i mod B],
 // where Y_β is the size-B DIT of block β, which is what the transform's first K stages leave there.
 void coset_rows_from_dif(std::span<const Fp> dif_coeffs, const std::vector<Fp>& factors, std::span<const size_t> rows,
-                         std::span<Fp> out) {
+                         std::span<Fp> out, std::vector<Fp>* scratch) {
   const size_t n = dif_coeffs.size();
   if (factors.size() != n || out.size() != rows.size()) throw std::invalid_argument("coset_rows_from_dif: sizes differ");
   for (size_t r : rows)
@@ -302,7 +302,9 @@ void coset_rows_from_dif(std::span<const Fp> dif_coeffs, const std::vector<Fp>& 
     return;
   }
   const size_t B = size_t{1} << K, blocks = n >> K;
-  std::vector<Fp> y(dif_coeffs.begin(), dif_coeffs.end());
+  std::vector<Fp> own;
+  std::vector<Fp>& y = scratch ? *scratch : own;
+  y.assign(dif_coeffs.begin(), dif_coeffs.end());
   const Kernels kern = kernels();
   kern.mul(raw(y), reinterpret_cast<const uint64_t*>(factors.data()), n);
   const uint64_t* tw = twiddle_words(twiddles().get(K, false));

@@ -36,8 +36,9 @@ void coset_evals_from_dif(std::span<const Fp> dif_coeffs, const std::vector<Fp>&
 // log2 B stages of the transform run on every block of B (B ≥ 2·rows.size()), then each wanted
 // row is one sum over the n/B blocks: about 0.35 of the whole transform at n = 2^20 and 46 rows
 // (the query openings).
+// `scratch` (optional) holds the transform's working copy, reused from call to call.
 void coset_rows_from_dif(std::span<const Fp> dif_coeffs, const std::vector<Fp>& factors, std::span<const size_t> rows,
-                         std::span<Fp> out);
+                         std::span<Fp> out, std::vector<Fp>* scratch = nullptr);
 
 }  // namespace zkrv::opt
 

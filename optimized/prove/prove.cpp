@@ -513,9 +513,9 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
           const size_t w = which ? which->size() : coeffs.size();
           out.assign(idx.size(), std::vector<Fp>(w));
           parallel_for(w, threads, [&](size_t b, size_t e) {
-            std::vector<Fp> v(idx.size());
+            std::vector<Fp> v(idx.size()), y;
             for (size_t c = b; c < e; ++c) {
-              coset_rows_from_dif(coeffs[which ? (*which)[c] : c], dt.factors[k], idx, v);
+              coset_rows_from_dif(coeffs[which ? (*which)[c] : c], dt.factors[k], idx, v, &y);
               for (size_t j = 0; j < idx.size(); ++j) out[j][c] = v[j];
             }
           }, 1);
@@ -622,24 +622,29 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     const Fp h_inv = Fp::from_u64(d.h).inverse();
     Column first(d.n), last(d.n), transition(d.n), inv_zh(d.n);
     {
-      Column inv_x1(d.n), inv_xl(d.n), zh(d.n);
+      // Z_H(x) = x^h − 1 takes only blowup values on the coset: x^h = (shift·ω_N^k)^h for the
+      // rows i ≡ k (mod blowup). Each thread inverts its own rows (a batch inversion per range).
+      std::vector<Fp> zb(blowup), inv_zb(blowup);
+      for (size_t k = 0; k < blowup; ++k) zb[k] = (d.shift * w_n.pow(k)).pow(d.h) - kOne;
+      inv_zb = zb;
+      batch_inverse(inv_zb);
+      Column inv_x1(d.n), inv_xl(d.n);
       parallel_for(d.n, threads, [&](size_t b, size_t e) {
         Fp x = d.shift * w_n.pow(b);
         for (size_t i = b; i < e; ++i, x = x * w_n) {
           inv_x1[i] = x - kOne;
           inv_xl[i] = x - w_inv;
-          zh[i] = x.pow(d.h) - kOne;
-          inv_zh[i] = zh[i];
           transition[i] = x - w_inv;
         }
+        batch_inverse(std::span<Fp>(inv_x1).subspan(b, e - b));
+        batch_inverse(std::span<Fp>(inv_xl).subspan(b, e - b));
+        for (size_t i = b; i < e; ++i) {
+          const Fp zh = zb[i % blowup];
+          inv_zh[i] = inv_zb[i % blowup];
+          first[i] = zh * h_inv * inv_x1[i];
+          last[i] = w_inv * zh * h_inv * inv_xl[i];
+        }
       });
-      batch_inverse(inv_x1);
-      batch_inverse(inv_xl);
-      batch_inverse(inv_zh);
-      for (size_t i = 0; i < d.n; ++i) {
-        first[i] = zh[i] * h_inv * inv_x1[i];
-        last[i] = w_inv * zh[i] * h_inv * inv_xl[i];
-      }
     }
     std::vector<Fp3> powers;
     for (const auto& p : rs::combination_powers(alpha, tl.combined_constraints())) powers.push_back(to_opt(p));
@@ -775,12 +780,12 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
       const Fp w_n = root_of_unity(d.log_h + lb);
       const Fp3 zeta_next = zeta * root_of_unity(d.log_h);
       std::vector<Fp3> inv_z(d.n), inv_zn(d.n);
-      parallel_for(d.n, threads, [&](size_t b, size_t e) {
+      parallel_for(d.n, threads, [&](size_t b, size_t e) {  // each thread inverts its own rows
         Fp x = d.shift * w_n.pow(b);
         for (size_t i = b; i < e; ++i, x = x * w_n) inv_z[i] = embed(x) - zeta, inv_zn[i] = embed(x) - zeta_next;
+        batch_inverse(std::span<Fp3>(inv_z).subspan(b, e - b));
+        batch_inverse(std::span<Fp3>(inv_zn).subspan(b, e - b));
       });
-      batch_inverse(std::span<Fp3>(inv_z));
-      batch_inverse(std::span<Fp3>(inv_zn));
       // the opened columns in ood order (main at ζ, at ζω; aux at ζ, at ζω; quotient chunks),
       // each with its power of γ
       std::vector<Fp3> pw;
