@@ -70,20 +70,30 @@ TEST(Ntt, FastMatchesReferenceLargeAndRoundTrips) {
 // Sizes whose stages across blocks need one fused pass of four (2^20) or a pass of four and
 // another (2^21), against the reference; and an LDE whose DIF runs three of them and whose DIT five.
 TEST(Ntt, LargeSizesFuseTheStagesAcrossBlocks) {
+  const auto saved = opt::simd_level();
   for (unsigned k : {20u, 21u}) {
     const size_t n = size_t{1} << k;
     const auto raw = random_values(n, 900 + k);
     const auto want = ref::ntt(as_field<ref::Fp>(raw));
-    auto v = as_field<opt::Fp>(raw);
-    opt::ntt(v, 2);
-    for (size_t i = 0; i < n; ++i) ASSERT_EQ(v[i].value(), want[i].value()) << "log n " << k << ", " << i;
-    opt::intt(v, 2);
-    for (size_t i = 0; i < n; ++i) ASSERT_EQ(v[i].value(), opt::Fp::from_u64(raw[i]).value()) << i;
+    for (auto level : opt::kAllSimdLevels) {
+      opt::set_simd_level(level);
+      auto v = as_field<opt::Fp>(raw);
+      opt::ntt(v, 2);
+      for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(v[i].value(), want[i].value()) << "log n " << k << ", " << opt::simd_level_name(level) << ", " << i;
+      opt::intt(v, 2);
+      for (size_t i = 0; i < n; ++i) ASSERT_EQ(v[i].value(), opt::Fp::from_u64(raw[i]).value()) << i;
+    }
   }
   const auto raw = random_values(size_t{1} << 19, 919);
-  const auto lde = opt::coset_lde(as_field<opt::Fp>(raw), 4, opt::Fp::from_u64(7), 2);
   const auto lde_ref = ref::coset_lde(as_field<ref::Fp>(raw), 4, ref::Fp::from_u64(7));
-  for (size_t i = 0; i < lde.size(); ++i) ASSERT_EQ(lde[i].value(), lde_ref[i].value()) << i;
+  for (auto level : opt::kAllSimdLevels) {
+    opt::set_simd_level(level);
+    const auto lde = opt::coset_lde(as_field<opt::Fp>(raw), 4, opt::Fp::from_u64(7), 2);
+    for (size_t i = 0; i < lde.size(); ++i)
+      ASSERT_EQ(lde[i].value(), lde_ref[i].value()) << opt::simd_level_name(level) << ", " << i;
+  }
+  opt::set_simd_level(saved);
 }
 
 TEST(Ntt, CosetLdeEvaluatesTheInterpolant) {
