@@ -67,21 +67,23 @@ TEST(Ntt, FastMatchesReferenceLargeAndRoundTrips) {
   }
 }
 
-// Sizes whose stages across blocks need one fused pass of four (2^20) or a pass of four and
-// another (2^21), against the reference; and an LDE whose DIF runs three of them and whose DIT five.
+// Sizes whose stages across blocks need one fused pass of two (2^18), of four (2^20) or a pass
+// of four and another (2^21), against the reference, at 1 and 3 threads; and an LDE whose DIF
+// runs three of them and whose DIT five.
 TEST(Ntt, LargeSizesFuseTheStagesAcrossBlocks) {
   const auto saved = opt::simd_level();
-  for (unsigned k : {20u, 21u}) {
+  for (unsigned k : {18u, 20u, 21u}) {  // one pass of two; one of four; four and one
     const size_t n = size_t{1} << k;
     const auto raw = random_values(n, 900 + k);
     const auto want = ref::ntt(as_field<ref::Fp>(raw));
+    const unsigned threads = 1 + k % 3;  // 1, 3, 1
     for (auto level : opt::kAllSimdLevels) {
       opt::set_simd_level(level);
       auto v = as_field<opt::Fp>(raw);
-      opt::ntt(v, 2);
+      opt::ntt(v, threads);
       for (size_t i = 0; i < n; ++i)
         ASSERT_EQ(v[i].value(), want[i].value()) << "log n " << k << ", " << opt::simd_level_name(level) << ", " << i;
-      opt::intt(v, 2);
+      opt::intt(v, threads);
       for (size_t i = 0; i < n; ++i) ASSERT_EQ(v[i].value(), opt::Fp::from_u64(raw[i]).value()) << i;
     }
   }
@@ -147,7 +149,7 @@ TEST(Ntt, SimdLevelsAndThreadsAgree) {
 TEST(Ntt, CosetRowsEqualTheWholeTransformsRows) {
   const auto saved = opt::simd_level();
   std::mt19937_64 g(77);
-  for (unsigned k : {0u, 1u, 3u, 4u, 5u, 6u, 9u, 12u, 16u})
+  for (unsigned k : {0u, 1u, 3u, 4u, 5u, 6u, 9u, 12u, 16u, 18u})  // 18: more than one 2^16 chunk
     for (size_t count : {1u, 2u, 5u, 46u, 300u}) {
       const size_t n = size_t{1} << k;
       auto coeffs = as_field<opt::Fp>(random_values(n, 500 + k));
