@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 
 #include "optimized/ntt/kernels.h"
 #include "optimized/ntt/ntt.h"
@@ -24,6 +25,16 @@ std::vector<F> as_field(const std::vector<uint64_t>& v) {
   std::vector<F> out;
   for (uint64_t x : v) out.push_back(F::from_u64(x));
   return out;
+}
+
+// opt::ntt of raw equals want (the reference's), and opt::intt brings raw back.
+void expect_round_trip(const std::vector<uint64_t>& raw, const std::vector<ref::Fp>& want, unsigned threads,
+                       const std::string& what) {
+  auto v = as_field<opt::Fp>(raw);
+  opt::ntt(v, threads);
+  for (size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i].value(), want[i].value()) << what << ", " << i;
+  opt::intt(v, threads);
+  for (size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i].value(), opt::Fp::from_u64(raw[i]).value()) << what << ", " << i;
 }
 
 TEST(Ntt, MatchesNaiveDftAndReferenceUpTo1024) {
@@ -79,12 +90,7 @@ TEST(Ntt, LargeSizesFuseTheStagesAcrossBlocks) {
     const unsigned threads = 1 + k % 3;  // 1, 3, 1
     for (auto level : opt::kAllSimdLevels) {
       opt::set_simd_level(level);
-      auto v = as_field<opt::Fp>(raw);
-      opt::ntt(v, threads);
-      for (size_t i = 0; i < n; ++i)
-        ASSERT_EQ(v[i].value(), want[i].value()) << "log n " << k << ", " << opt::simd_level_name(level) << ", " << i;
-      opt::intt(v, threads);
-      for (size_t i = 0; i < n; ++i) ASSERT_EQ(v[i].value(), opt::Fp::from_u64(raw[i]).value()) << i;
+      expect_round_trip(raw, want, threads, "log n " + std::to_string(k) + ", " + opt::simd_level_name(level));
     }
   }
   const auto raw = random_values(size_t{1} << 19, 919);
@@ -131,13 +137,9 @@ TEST(Ntt, SimdLevelsAndThreadsAgree) {
     for (auto level : opt::kAllSimdLevels)
       for (unsigned threads : {1u, 2u, 3u}) {
         opt::set_simd_level(level);
-        auto v = as_field<opt::Fp>(raw);
-        opt::ntt(v, threads);
-        for (size_t i = 0; i < n; ++i)
-          ASSERT_EQ(v[i].value(), want[i].value()) << "k " << k << " " << opt::simd_level_name(level) << " t " << threads;
-        opt::intt(v, threads);
-        for (size_t i = 0; i < n; ++i) ASSERT_EQ(v[i].value(), opt::Fp::from_u64(raw[i]).value());
-        const auto lde = opt::coset_lde(v, 4, opt::Fp::from_u64(7), threads);
+        expect_round_trip(raw, want, threads,
+                          "k " + std::to_string(k) + " " + opt::simd_level_name(level) + " t " + std::to_string(threads));
+        const auto lde = opt::coset_lde(as_field<opt::Fp>(raw), 4, opt::Fp::from_u64(7), threads);
         const auto lde_ref = ref::coset_lde(as_field<ref::Fp>(raw), 4, ref::Fp::from_u64(7));
         for (size_t i = 0; i < lde.size(); i += 1 + i % 5) ASSERT_EQ(lde[i].value(), lde_ref[i].value()) << i;
       }
