@@ -79,6 +79,79 @@ class Backend {
   // evaluated at z.
   virtual std::vector<Fp3> evaluate_ood(const Buffer<Fp>& matrix, size_t width, const Fp3& z) = 0;
 
+  // ---- The prover's steps (optimized/prove). A table's columns are one buffer per column. ----
+  // Each has a default that runs the CPU backend on host copies of its inputs and writes the
+  // outputs back (what a backend that lacks the step does); the CPU backend overrides each one
+  // in place.
+
+  // A host vector as a buffer: the CPU backend keeps the vector's memory, the others upload it.
+  virtual Buffer<Fp> adopt(std::vector<Fp>&& host);
+  // dst[dst_offset, + bytes) = src[src_offset, + bytes), both in this backend's memory.
+  virtual void copy_range(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes);
+  // protocol:ntt (the LDE by parts): each column, evaluations on <ω_n>, replaced in place by n
+  // times its coefficients in bit-reversed order (opt::dif_coefficients).
+  virtual void dif_coefficients(std::span<Buffer<Fp>> columns);
+  // The same form from natural-order coefficients: c[rev(p)]·n at p, in place.
+  virtual void dif_from_coefficients(std::span<Buffer<Fp>> columns);
+  // Natural-order coefficients of the polynomial whose evaluations on shift·<ω_n> each column
+  // holds, in place.
+  virtual void coset_interpolate(std::span<Buffer<Fp>> columns, Fp shift);
+  // out[c] = the evaluations on the coset c·<ω_n> of the polynomial whose dif form is coeffs[c]
+  // (factors = bitrev_coset_factors(log n, c)); natural order.
+  virtual void coset_part(std::span<const Buffer<Fp>> coeffs, const Buffer<Fp>& factors, std::span<Buffer<Fp>> out);
+  // Rows of those evaluations only: result[j][c] = coset_part's out[c][rows[j]].
+  virtual std::vector<std::vector<Fp>> coset_rows(std::span<const Buffer<Fp>> coeffs, const Buffer<Fp>& factors,
+                                                  std::span<const size_t> rows);
+  // result[c] = Σ_p coeffs[c][p]·zpow[p]: with zpow[p] = z^rev(p)/n, each column's polynomial at z.
+  virtual std::vector<Fp3> evaluate_dif(std::span<const Buffer<Fp>> coeffs, const Buffer<Fp3>& zpow);
+
+  // protocol:merkle:mixed, one part of a level at a time. Leaves: for q < count,
+  // out[stride·q + first] = H(0x00 ‖ slots[s][offsets[s] + q] for every slot s, 8 bytes each).
+  virtual void hash_leaves(std::span<const Buffer<Fp>> slots, std::span<const size_t> offsets, size_t count,
+                           size_t stride, size_t first, Buffer<Digest>& out);
+  // Inner nodes of a level of width w = up.size() (below holds 2w): for q < count, with
+  // j = stride·q + first, node = H(0x01 ‖ below[j] ‖ below[j + w]); when inject is not empty the
+  // matrices of this height enter: H(0x02 ‖ node ‖ inject[c][q] for every column c). up[j] = it.
+  virtual void hash_level(const Buffer<Digest>& below, std::span<const Buffer<Fp>> inject, size_t count,
+                          size_t stride, size_t first, Buffer<Digest>& up);
+
+  // protocol:stark:logup for table `table` (spec order): from its trace columns (h rows), each
+  // fraction column's three base columns, then the running sum's (3·(fractions + 1) in aux);
+  // returns the terminal sum.
+  // fractions[f]: the interactions (1 or 2, the generated LogUp order) that fraction f sums.
+  virtual Fp3 logup_columns(size_t table, const std::vector<std::vector<size_t>>& fractions,
+                            std::span<const Buffer<Fp>> trace, std::span<const Fp> publics, const Fp3& alpha,
+                            const Fp3& beta, std::span<Buffer<Fp>> aux);
+
+  // protocol:stark:quotient on part k of a table's LDE (its rows x_i = x0·ω_h^i, i < h): the
+  // constraint combination (powers of alpha, generated from the spec) times `scale` (1/Z_H there),
+  // written to q[c][blowup·i + k], c < 3.
+  struct QuotientPart {
+    size_t table = 0;
+    unsigned log_h = 0;
+    size_t blowup = 1, k = 0;
+    Fp x0, scale;
+    Fp3 lu_alpha, lu_beta, terminal;
+  };
+  virtual void quotient_part(const QuotientPart& part, std::span<const Buffer<Fp>> main, std::span<const Buffer<Fp>> aux,
+                             std::span<const Fp> publics, const Buffer<Fp3>& powers, std::span<Buffer<Fp>> q);
+
+  // protocol:stark:deep. out[3s + c] = component c of Σ_col w_s[col]·columns[col] (s = 0, 1).
+  virtual void linear_combination(std::span<const Buffer<Fp>> columns, std::span<const Fp3> w0,
+                                  std::span<const Fp3> w1, std::span<Buffer<Fp>> out);
+  // On part k of an LDE (x_i = x0·ω_h^i): acc[blowup·i + k] += (v0_i − c0)/(x_i − z0) +
+  // (v1_i − c1)/(x_i − z1), v_s the extension value in part[3s, 3s + 3).
+  struct DeepPart {
+    unsigned log_h = 0;
+    size_t blowup = 1, k = 0;
+    Fp x0;
+    Fp3 z0, z1, c0, c1;
+    bool overwrite = false;  // acc[blowup·i + k] = the sum (the first to write that part)
+  };
+  virtual void deep_accumulate(const DeepPart& part, std::span<const Buffer<Fp>> values, Buffer<Fp3>& acc);
+  // acc[i] += lambda·x[i] (the FRI injection of a shorter codeword).
+  virtual void add_scaled(Buffer<Fp3>& acc, const Fp3& lambda, const Buffer<Fp3>& x);
+
   // Typed helpers.
   template <typename T>
   Buffer<T> alloc(size_t n) { return Buffer<T>(allocate(n * sizeof(T)), n); }
@@ -102,6 +175,13 @@ class Backend {
     if (!out.empty()) gather(b.storage(), sizeof(T), indices, out.data());
     return out;
   }
+
+ protected:
+  // The CPU backend that runs the default steps.
+  Backend& host();
+
+ private:
+  std::unique_ptr<Backend> host_;
 };
 
 // RAII host view: the buffer's contents on the host while it lives; a mutable view writes its

@@ -20,6 +20,23 @@ Buffer<T> side_a(const Buffer<T>& x) { return Buffer<T>(dual(x.storage()).a, x.s
 template <typename T>
 Buffer<T> side_b(const Buffer<T>& x) { return Buffer<T>(dual(x.storage()).b, x.size()); }
 
+template <typename T>
+std::vector<Buffer<T>> side_a(std::span<const Buffer<T>> xs) {
+  std::vector<Buffer<T>> out;
+  for (const auto& x : xs) out.push_back(side_a(x));
+  return out;
+}
+template <typename T>
+std::vector<Buffer<T>> side_b(std::span<const Buffer<T>> xs) {
+  std::vector<Buffer<T>> out;
+  for (const auto& x : xs) out.push_back(side_b(x));
+  return out;
+}
+template <typename T>
+std::vector<Buffer<T>> side_a(std::span<Buffer<T>> xs) { return side_a(std::span<const Buffer<T>>(xs.data(), xs.size())); }
+template <typename T>
+std::vector<Buffer<T>> side_b(std::span<Buffer<T>> xs) { return side_b(std::span<const Buffer<T>>(xs.data(), xs.size())); }
+
 class DualBackend final : public Backend {
  public:
   DualBackend(std::unique_ptr<Backend> a, std::unique_ptr<Backend> b) : a_(std::move(a)), b_(std::move(b)) {}
@@ -93,7 +110,122 @@ class DualBackend final : public Backend {
     return ra;
   }
 
+  Buffer<Fp> adopt(std::vector<Fp>&& host) override {
+    Buffer<Fp> b = alloc<Fp>(host.size());
+    if (!host.empty()) write(b.storage(), 0, host.data(), host.size() * sizeof(Fp));
+    return b;
+  }
+  void copy_range(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes) override {
+    a_->copy_range(*dual(dst).a, dst_offset, *dual(src).a, src_offset, bytes);
+    b_->copy_range(*dual(dst).b, dst_offset, *dual(src).b, src_offset, bytes);
+  }
+  void dif_coefficients(std::span<Buffer<Fp>> columns) override {
+    auto xa = side_a(columns), xb = side_b(columns);
+    a_->dif_coefficients(xa);
+    b_->dif_coefficients(xb);
+    compare_all("dif_coefficients", columns);
+  }
+  void dif_from_coefficients(std::span<Buffer<Fp>> columns) override {
+    auto xa = side_a(columns), xb = side_b(columns);
+    a_->dif_from_coefficients(xa);
+    b_->dif_from_coefficients(xb);
+    compare_all("dif_from_coefficients", columns);
+  }
+  void coset_interpolate(std::span<Buffer<Fp>> columns, Fp shift) override {
+    auto xa = side_a(columns), xb = side_b(columns);
+    a_->coset_interpolate(xa, shift);
+    b_->coset_interpolate(xb, shift);
+    compare_all("coset_interpolate", columns);
+  }
+  void coset_part(std::span<const Buffer<Fp>> coeffs, const Buffer<Fp>& factors, std::span<Buffer<Fp>> out) override {
+    auto oa = side_a(out), ob = side_b(out);
+    a_->coset_part(side_a(coeffs), side_a(factors), oa);
+    b_->coset_part(side_b(coeffs), side_b(factors), ob);
+    compare_all("coset_part", out);
+  }
+  std::vector<std::vector<Fp>> coset_rows(std::span<const Buffer<Fp>> coeffs, const Buffer<Fp>& factors,
+                                          std::span<const size_t> rows) override {
+    auto ra = a_->coset_rows(side_a(coeffs), side_a(factors), rows);
+    if (ra != b_->coset_rows(side_b(coeffs), side_b(factors), rows)) throw BackendMismatch("coset_rows: the two backends differ");
+    return ra;
+  }
+  std::vector<Fp3> evaluate_dif(std::span<const Buffer<Fp>> coeffs, const Buffer<Fp3>& zpow) override {
+    auto ra = a_->evaluate_dif(side_a(coeffs), side_a(zpow));
+    if (!(ra == b_->evaluate_dif(side_b(coeffs), side_b(zpow)))) throw BackendMismatch("evaluate_dif: the two backends differ");
+    return ra;
+  }
+  void hash_leaves(std::span<const Buffer<Fp>> slots, std::span<const size_t> offsets, size_t count, size_t stride,
+                   size_t first, Buffer<Digest>& out) override {
+    auto oa = side_a(out), ob = side_b(out);
+    a_->hash_leaves(side_a(slots), offsets, count, stride, first, oa);
+    b_->hash_leaves(side_b(slots), offsets, count, stride, first, ob);
+    compare_strided("hash_leaves", out, count, stride, first);
+  }
+  void hash_level(const Buffer<Digest>& below, std::span<const Buffer<Fp>> inject, size_t count, size_t stride,
+                  size_t first, Buffer<Digest>& up) override {
+    auto ua = side_a(up), ub = side_b(up);
+    a_->hash_level(side_a(below), side_a(inject), count, stride, first, ua);
+    b_->hash_level(side_b(below), side_b(inject), count, stride, first, ub);
+    compare_strided("hash_level", up, count, stride, first);
+  }
+  Fp3 logup_columns(size_t table, const std::vector<std::vector<size_t>>& fractions, std::span<const Buffer<Fp>> trace,
+                    std::span<const Fp> publics, const Fp3& alpha, const Fp3& beta, std::span<Buffer<Fp>> aux) override {
+    auto xa = side_a(aux), xb = side_b(aux);
+    const Fp3 sa = a_->logup_columns(table, fractions, side_a(trace), publics, alpha, beta, xa);
+    const Fp3 sb = b_->logup_columns(table, fractions, side_b(trace), publics, alpha, beta, xb);
+    if (!(sa == sb)) throw BackendMismatch("logup_columns: the terminal sums differ");
+    compare_all("logup_columns", aux);
+    return sa;
+  }
+  void quotient_part(const QuotientPart& part, std::span<const Buffer<Fp>> main, std::span<const Buffer<Fp>> aux,
+                     std::span<const Fp> publics, const Buffer<Fp3>& powers, std::span<Buffer<Fp>> q) override {
+    auto qa = side_a(q), qb = side_b(q);
+    a_->quotient_part(part, side_a(main), side_a(aux), publics, side_a(powers), qa);
+    b_->quotient_part(part, side_b(main), side_b(aux), publics, side_b(powers), qb);
+    for (const auto& col : q) compare_strided("quotient_part", col, col.size() / part.blowup, part.blowup, part.k);
+  }
+  void linear_combination(std::span<const Buffer<Fp>> columns, std::span<const Fp3> w0, std::span<const Fp3> w1,
+                          std::span<Buffer<Fp>> out) override {
+    auto oa = side_a(out), ob = side_b(out);
+    a_->linear_combination(side_a(columns), w0, w1, oa);
+    b_->linear_combination(side_b(columns), w0, w1, ob);
+    compare_all("linear_combination", out);
+  }
+  void deep_accumulate(const DeepPart& part, std::span<const Buffer<Fp>> values, Buffer<Fp3>& acc) override {
+    auto xa = side_a(acc), xb = side_b(acc);
+    a_->deep_accumulate(part, side_a(values), xa);
+    b_->deep_accumulate(part, side_b(values), xb);
+    compare_strided("deep_accumulate", acc, acc.size() / part.blowup, part.blowup, part.k);
+  }
+  void add_scaled(Buffer<Fp3>& acc, const Fp3& lambda, const Buffer<Fp3>& x) override {
+    auto xa = side_a(acc), xb = side_b(acc);
+    a_->add_scaled(xa, lambda, side_a(x));
+    b_->add_scaled(xb, lambda, side_b(x));
+    compare("add_scaled", acc);
+  }
+
  private:
+  template <typename T>
+  void compare_all(const char* op, std::span<Buffer<T>> out) {
+    for (const auto& b : out) compare(op, b);
+  }
+  // Only the elements an operation wrote: stride·q + first for q < count.
+  template <typename T>
+  void compare_strided(const char* op, const Buffer<T>& out, size_t count, size_t stride, size_t first) {
+    if (stride == 1) return compare_range(op, out, first, first + count);
+    std::vector<size_t> idx(count);
+    for (size_t q = 0; q < count; ++q) idx[q] = stride * q + first;
+    std::vector<T> x(count), y(count);
+    if (!count) return;
+    a_->gather(*dual(out.storage()).a, sizeof(T), idx, x.data());
+    b_->gather(*dual(out.storage()).b, sizeof(T), idx, y.data());
+    if (std::memcmp(x.data(), y.data(), count * sizeof(T)) != 0) {
+      size_t q = 0;
+      while (std::memcmp(&x[q], &y[q], sizeof(T)) == 0) ++q;
+      throw BackendMismatch(std::string(op) + ": " + a_->name() + " and " + b_->name() + " differ at element " +
+                            std::to_string(idx[q]));
+    }
+  }
   template <typename T>
   void compare(const char* op, const Buffer<T>& out) { compare_range(op, out, 0, out.size()); }
   template <typename T>

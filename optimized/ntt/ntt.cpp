@@ -269,7 +269,7 @@ void dif_coefficients(std::span<Fp> values, unsigned threads) {
   dif(raw(values), log_n, twiddle_words(twiddles().get(log_n, true)), threads);
 }
 
-void coset_evals_from_dif(std::span<const Fp> dif_coeffs, const std::vector<Fp>& factors, std::span<Fp> out,
+void coset_evals_from_dif(std::span<const Fp> dif_coeffs, std::span<const Fp> factors, std::span<Fp> out,
                           unsigned threads) {
   const size_t n = dif_coeffs.size();
   if (out.size() != n || factors.size() != n) throw std::invalid_argument("coset_evals_from_dif: sizes differ");
@@ -285,7 +285,7 @@ void coset_evals_from_dif(std::span<const Fp> dif_coeffs, const std::vector<Fp>&
 // With a = dif ⊙ factors, out[i] = Σ_p a[p]·ω_n^(i·rev_L(p)). Split p = β·B + t (t < B):
 // rev_L(p) = rev_K(t)·n/B + rev_{L−K}(β), so out[i] = Σ_β ω_n^(i·rev_{L−K}(β))·Y_β[i mod B],
 // where Y_β is the size-B DIT of block β, which is what the transform's first K stages leave there.
-void coset_rows_from_dif(std::span<const Fp> dif_coeffs, const std::vector<Fp>& factors, std::span<const size_t> rows,
+void coset_rows_from_dif(std::span<const Fp> dif_coeffs, std::span<const Fp> factors, std::span<const size_t> rows,
                          std::span<Fp> out, std::vector<Fp>* scratch) {
   const size_t n = dif_coeffs.size();
   if (factors.size() != n || out.size() != rows.size()) throw std::invalid_argument("coset_rows_from_dif: sizes differ");

@@ -30,14 +30,14 @@ void coset_lde_into(std::span<const Fp> evals, unsigned blowup, Fp shift, std::s
 // c·<ω_n>, natural order, from those and bitrev_coset_factors(log_n, c) (c^rev(p) / n).
 void dif_coefficients(std::span<Fp> values, unsigned threads = 1);
 std::vector<Fp> bitrev_coset_factors(unsigned log_n, Fp shift);
-void coset_evals_from_dif(std::span<const Fp> dif_coeffs, const std::vector<Fp>& factors, std::span<Fp> out,
+void coset_evals_from_dif(std::span<const Fp> dif_coeffs, std::span<const Fp> factors, std::span<Fp> out,
                           unsigned threads = 1);
 // Only some of those evaluations: out[j] = coset_evals_from_dif(...)[rows[j]]. The first
 // log2 B stages of the transform run on every block of B (B ≥ 2·rows.size()), then each wanted
 // row is one sum over the n/B blocks: about 0.35 of the whole transform at n = 2^20 and 46 rows
 // (the query openings).
 // `scratch` (optional) holds the transform's working copy, reused from call to call.
-void coset_rows_from_dif(std::span<const Fp> dif_coeffs, const std::vector<Fp>& factors, std::span<const size_t> rows,
+void coset_rows_from_dif(std::span<const Fp> dif_coeffs, std::span<const Fp> factors, std::span<const size_t> rows,
                          std::span<Fp> out, std::vector<Fp>* scratch = nullptr);
 
 }  // namespace zkrv::opt

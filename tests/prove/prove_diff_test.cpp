@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fuzz/stark_proof/statement.h"
+#include "optimized/backend/backend.h"
 #include "optimized/exec/fast_executor.h"
 #include "optimized/prove/prove.h"
 #include "optimized/simd/simd.h"
@@ -89,6 +90,97 @@ TEST(ProveDiff, ThePresetsGiveTheReferenceBytes) {
   const Case c = run_guest("cxx_lifecycle");
   expect_same(c, spec::stark_preset("conjectured"), "cxx_lifecycle, conjectured");
   expect_same(c, spec::StarkOptions{3, 8, 4, 0}, "cxx_lifecycle, blowup 8, final size 1");
+}
+
+// A backend with only the seam's base operations (memory, LDE, hashing, folds), forwarded to a
+// CPU backend: every prover step takes Backend's default path (host copies in, the CPU step,
+// outputs written back), which is the path a backend without that step (CUDA today) runs.
+class BaseOpsOnly : public opt::Backend {
+ public:
+  explicit BaseOpsOnly(unsigned threads) : in_(opt::make_cpu_backend(threads)) {}
+  std::string name() const override { return "base-ops-only(" + in_->name() + ")"; }
+  std::shared_ptr<opt::Storage> allocate(size_t bytes) override { return in_->allocate(bytes); }
+  void write(opt::Storage& d, size_t o, const void* s, size_t b) override { in_->write(d, o, s, b); }
+  void read(const opt::Storage& s, size_t o, void* d, size_t b) override { in_->read(s, o, d, b); }
+  void copy(opt::Storage& d, const opt::Storage& s, size_t b) override { in_->copy(d, s, b); }
+  void gather(const opt::Storage& s, size_t e, std::span<const size_t> i, void* d) override { in_->gather(s, e, i, d); }
+  void batch_coset_lde(const opt::Buffer<opt::Fp>& in, size_t w, unsigned lb, opt::Fp shift, opt::Buffer<opt::Fp>& out) override {
+    in_->batch_coset_lde(in, w, lb, shift, out);
+  }
+  void hash_rows(const opt::Buffer<opt::Fp>& m, size_t w, opt::Buffer<opt::Digest>& n) override { in_->hash_rows(m, w, n); }
+  void hash_fri_rows(const opt::Buffer<opt::Fp3>& l, unsigned a, opt::Buffer<opt::Digest>& n) override {
+    in_->hash_fri_rows(l, a, n);
+  }
+  void merkle_tree(opt::Buffer<opt::Digest>& n) override { in_->merkle_tree(n); }
+  void fri_fold(const opt::Buffer<opt::Fp3>& in, unsigned a, opt::Fp s, const opt::Fp3& b, opt::Buffer<opt::Fp3>& out) override {
+    in_->fri_fold(in, a, s, b, out);
+  }
+  void batch_inverse(opt::Buffer<opt::Fp>& v) override { in_->batch_inverse(v); }
+  std::vector<opt::Fp3> evaluate_ood(const opt::Buffer<opt::Fp>& m, size_t w, const opt::Fp3& z) override {
+    return in_->evaluate_ood(m, w, z);
+  }
+
+ private:
+  std::unique_ptr<opt::Backend> in_;
+};
+
+// As BaseOpsOnly, but the first Merkle level where smaller matrices enter gets one wrong digest.
+class WrongInjectedLevel final : public BaseOpsOnly {
+ public:
+  WrongInjectedLevel() : BaseOpsOnly(1) {}
+  void hash_level(const opt::Buffer<opt::Digest>& below, std::span<const opt::Buffer<opt::Fp>> inject, size_t count,
+                  size_t stride, size_t first, opt::Buffer<opt::Digest>& up) override {
+    opt::Backend::hash_level(below, inject, count, stride, first, up);
+    if (!inject.empty() && first == 0 && !done_) {
+      opt::Digest d{};
+      read(up.storage(), 0, d.data(), sizeof d);
+      d[5] ^= 1;
+      write(up.storage(), 0, d.data(), sizeof d);
+      done_ = true;
+    }
+  }
+
+ private:
+  bool done_ = false;
+};
+
+spec::StarkProof prove_on(const Case& c, const spec::StarkOptions& o, opt::Backend& be, opt::prove::Lde lde) {
+  auto cols = opt::prove::spec_columns(c.trace);
+  return opt::prove::prove_unchecked(c.image, std::move(cols.tables), cols.publics, o, 1, {}, {}, lde, &be);
+}
+
+// Every step of the prover on two backends in lockstep (DualBackend compares each step's output):
+// 1 against 3 threads, and the CPU steps against the default path. Both give the reference bytes.
+TEST(ProveDiff, EveryStepAgreesOnTwoBackends) {
+  const spec::StarkOptions fast{2, 4, 0, 3};
+  const Case c = run_guest("fibonacci");
+  const auto want = ref::prove::prove_unchecked(c.image, c.trace, fast);
+  {
+    auto be = opt::make_dual_backend(opt::make_cpu_backend(1), opt::make_cpu_backend(3));
+    EXPECT_EQ(first_difference(prove_on(c, fast, *be, opt::prove::Lde::kStream), want), "") << be->name();
+  }
+  for (const auto lde : {opt::prove::Lde::kStream, opt::prove::Lde::kHold}) {
+    auto be = opt::make_dual_backend(opt::make_cpu_backend(2), std::make_unique<BaseOpsOnly>(2));
+    EXPECT_EQ(first_difference(prove_on(c, fast, *be, lde), want), "") << be->name();
+  }
+}
+
+// A backend whose step is wrong is named by the step: the dual backend stops at the first
+// operation whose outputs differ.
+TEST(ProveDiff, AWrongStepIsNamed) {
+  const spec::StarkOptions fast{2, 4, 0, 3};
+  const Case c = run_guest("fibonacci");
+  auto be = opt::make_dual_backend(opt::make_cpu_backend(1), std::make_unique<WrongInjectedLevel>());
+  try {
+    prove_on(c, fast, *be, opt::prove::Lde::kStream);
+    ADD_FAILURE() << "the wrong digest was not noticed";
+  } catch (const opt::BackendMismatch& e) {
+    EXPECT_NE(std::string(e.what()).find("hash_level"), std::string::npos) << e.what();
+  }
+  // and alone, the wrong backend's proof differs from the reference's at the first root it touches
+  WrongInjectedLevel alone;
+  const auto got = prove_on(c, fast, alone, opt::prove::Lde::kStream);
+  EXPECT_NE(first_difference(got, ref::prove::prove_unchecked(c.image, c.trace, fast)), "");
 }
 
 }  // namespace

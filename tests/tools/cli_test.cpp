@@ -376,5 +376,32 @@ TEST_F(Cli, ProveRefusesWhatCannotBeProvenAndLeavesNothing) {
   EXPECT_EQ(zkrv("prove " + (dir_ / "missing.elf").string()).code, cli::kIoError);
 }
 
+// --backend gpu proves on the CUDA backend where there is one (the same bytes as the CPU's), and
+// where there is none (this build has no CUDA, or no device) it is one usage line and no file.
+TEST_F(Cli, TheGpuBackendGivesTheCpuBytesOrSaysWhyNot) {
+  using namespace testing::rv;
+  auto elf = file("p.elf", testing::simple_elf({addi(10, 0, 7), addi(17, 0, 93), ecall()}));
+  const auto cpu = dir_ / "cpu.proof", gpu = dir_ / "gpu.proof";
+  ASSERT_EQ(zkrv("prove -q " + elf + " --security conjectured -o " + cpu.string()).code, 0);
+  for (const std::string kind : {"gpu", "dual"}) {
+    auto r = zkrv("prove -q " + elf + " --security conjectured --backend " + kind + " -o " + gpu.string());
+    if (r.code == 0) {
+      std::stringstream a, b;
+      a << std::ifstream(cpu, std::ios::binary).rdbuf();
+      b << std::ifstream(gpu, std::ios::binary).rdbuf();
+      EXPECT_EQ(a.str(), b.str()) << kind;
+      fs::remove(gpu);
+    } else {
+      EXPECT_EQ(r.code, cli::kUsage) << r.err;
+      EXPECT_EQ(lines(r.err), 1) << r.err;
+      EXPECT_NE(r.err.find("--backend " + kind + ": "), std::string::npos) << r.err;
+      EXPECT_FALSE(fs::exists(gpu));
+    }
+  }
+  auto ref = zkrv("prove -q " + elf + " --prover reference --backend gpu -o " + gpu.string());
+  EXPECT_EQ(ref.code, cli::kUsage) << ref.err;
+  EXPECT_FALSE(fs::exists(gpu));
+}
+
 }  // namespace
 }  // namespace zkrv

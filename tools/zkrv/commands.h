@@ -54,6 +54,7 @@ int write_spans(const std::string& dir);
 
 struct ProveArgs {
   std::string program, input, out, security = "provable", prover = "optimized", spans_dir, lde = "auto";
+  std::string backend = "cpu";
   unsigned threads = 0;
   uint64_t max_cycles = uint64_t{1} << 22;
   uint64_t seed = 0;

@@ -63,8 +63,9 @@ double estimated_prove_bytes(const std::vector<size_t>& heights, unsigned log_bl
 
 // The optimized prover with --lde stream holds no LDE (optimized/prove): each table's main and auxiliary columns
 // as coefficients, the main trace until LogUp, and, while a table's quotient or DEEP sum is
-// computed, one coset part of its columns, its selectors and quotient values on the LDE domain
-// (about 13 values of 8 bytes per LDE row), the quotient chunks' LDE, and three Merkle trees
+// computed, one coset part of its columns, its quotient values on the LDE domain (3 values of
+// 8 bytes per LDE row; the estimate still counts the 13 the prover held before the backend seam),
+// the quotient chunks (counted at LDE size: they are held as coefficients now), and three Merkle trees
 // of the tallest LDE (32 bytes per row each). 5/4 for transients; checked against quicksort
 // (3.3 GB measured at 2^19 cpu rows; the estimate says 4.2 GB).
 double estimated_optimized_prove_bytes(const std::vector<size_t>& heights, unsigned log_blowup) {
@@ -106,6 +107,11 @@ CLI::App* add_prove(CLI::App& app, ProveArgs& a) {
       ->capture_default_str()->check(CLI::IsMember({"auto", "hold", "stream"}));
   p->add_option("--threads", a.threads, "optimized prover: threads (0: every core)")->capture_default_str()
       ->check(uint_range(0, 1024));
+  p->add_option("--backend", a.backend, "optimized prover: where its steps run. cpu; gpu: the CUDA backend (needs a "
+                                        "CUDA build and a device; the steps it lacks run on the host); dual: the CPU "
+                                        "and the CUDA backend in lockstep, every step's output compared (slow: for "
+                                        "checking a backend). The proof is the same")
+      ->capture_default_str()->check(CLI::IsMember({"cpu", "gpu", "dual"}));
   p->add_flag("--json", a.json, "print the summary as JSON on stdout");
   p->add_option("--spans", a.spans_dir, "write DIR/trace.json (Perfetto: a span per stage and per table, an RSS "
                                         "counter, the bytes of the live buffers at each stage's end) and "
@@ -141,6 +147,14 @@ int cmd_prove(const ProveArgs& a) {
 
 namespace {
 int cmd_prove_body(const ProveArgs& a) {
+  std::unique_ptr<opt::Backend> backend;
+  if (a.backend != "cpu") {
+    if (a.prover != "optimized") return fail(kUsage, "--backend " + a.backend + " is for the optimized prover");
+    std::string why;
+    auto gpu = opt::make_cuda_backend(&why);
+    if (!gpu) return fail(kUsage, "--backend " + a.backend + ": " + why);
+    backend = a.backend == "gpu" ? std::move(gpu) : opt::make_dual_backend(opt::make_cpu_backend(a.threads), std::move(gpu));
+  }
   const auto t0 = std::chrono::steady_clock::now();
   auto lap = t0;
   uint64_t lap_ns = span::now_ns();
@@ -244,7 +258,8 @@ int cmd_prove_body(const ProveArgs& a) {
   const auto progress = [&](std::string_view s, double) { stage(s); };
   const auto proof = optimized ? opt::prove::prove_unchecked(g.image, std::move(built.tables), built.publics, options,
                                                              a.threads, progress, buffers,
-                                                             hold ? opt::prove::Lde::kHold : opt::prove::Lde::kStream)
+                                                             hold ? opt::prove::Lde::kHold : opt::prove::Lde::kStream,
+                                                             backend.get())
                                : ref::prove::prove_unchecked_consuming(g.image, std::move(trace), options, progress);
   const auto bytes = spec::encode_stark_proof(proof);
   if (auto err = tools::write_file_atomic(out, bytes); !err.empty()) return fail(kIoError, err);
