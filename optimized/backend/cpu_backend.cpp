@@ -7,6 +7,7 @@
 #include "optimized/common/parallel.h"
 #include "optimized/fri/fold.h"
 #include "optimized/ntt/ntt.h"
+#include "spec/air/embedded.h"
 #include "spec/field.h"
 
 namespace zkrv::opt {
@@ -19,9 +20,10 @@ class HostStorage final : public Storage {
     if (!data_) throw std::bad_alloc();
   }
   explicit HostStorage(std::vector<Fp>&& v)
-      : bytes_(v.size() * sizeof(Fp)), adopted_(std::move(v)), data_(reinterpret_cast<uint8_t*>(adopted_.data())) {}
+      : bytes_(v.size() * sizeof(Fp)), adopted_(std::move(v)), data_(reinterpret_cast<uint8_t*>(adopted_.data())),
+        owned_(false) {}
   ~HostStorage() override {
-    if (adopted_.empty()) std::free(data_);
+    if (owned_) std::free(data_);
   }
   size_t bytes() const override { return bytes_; }
   uint8_t* data() const { return data_; }
@@ -31,12 +33,31 @@ class HostStorage final : public Storage {
   size_t bytes_;
   std::vector<Fp> adopted_;
   uint8_t* data_;
+  bool owned_ = true;  // allocated here (else the adopted vector owns the memory)
 };
 
 template <typename T>
 T* ptr(const Buffer<T>& b) { return reinterpret_cast<T*>(static_cast<HostStorage&>(b.storage()).data()); }
 template <typename T>
 std::span<T> view(const Buffer<T>& b) { return {ptr(b), b.size()}; }
+// The shape checks run before any thread starts (an exception inside parallel_for would end
+// the process).
+void require(bool ok, const char* what) {
+  if (!ok) throw std::invalid_argument(what);
+}
+template <typename T>
+void require_heights(std::span<const Buffer<T>> cols, size_t n, const char* what) {
+  for (const auto& c : cols) require(c.size() == n, what);
+}
+template <typename T>
+void require_heights(std::span<Buffer<T>> cols, size_t n, const char* what) {
+  for (const auto& c : cols) require(c.size() == n, what);
+}
+bool pow2(size_t n) { return n && !(n & (n - 1)); }
+size_t generated_publics() {
+  static const size_t n = spec::air::embedded_spec().publics.size();
+  return n;
+}
 const Fp kOne = Fp::from_u64(1);
 Fp3 embed(Fp x) { return {{x, Fp(), Fp()}}; }
 // x's 8 bytes, little-endian, at b; returns b + 8.
@@ -179,11 +200,13 @@ class CpuBackend final : public Backend {
     parallel_for(bytes, threads_, [&](size_t b, size_t e) { std::memcpy(d + b, s + b, e - b); }, size_t{1} << 20);
   }
   void dif_coefficients(std::span<Buffer<Fp>> columns) override {
+    for (const auto& c : columns) require(c.size() <= 1 || pow2(c.size()), "dif_coefficients: a size not a power of two");
     parallel_for(columns.size(), threads_, [&](size_t b, size_t e) {
       for (size_t c = b; c < e; ++c) opt::dif_coefficients(view(columns[c]), 1);
     }, 1);
   }
   void dif_from_coefficients(std::span<Buffer<Fp>> columns) override {
+    for (const auto& c : columns) require(pow2(c.size()), "dif_from_coefficients: a size not a power of two");
     for (const auto& col : columns) {
       const size_t n = col.size();
       const unsigned log_n = spec::ntt_log2(n);
@@ -200,6 +223,7 @@ class CpuBackend final : public Backend {
     }
   }
   void coset_interpolate(std::span<Buffer<Fp>> columns, Fp shift) override {
+    for (const auto& c : columns) require(pow2(c.size()), "coset_interpolate: a size not a power of two");
     const Fp inv = shift.inverse();
     for (const auto& col : columns) {
       intt(view(col), threads_);
@@ -211,13 +235,19 @@ class CpuBackend final : public Backend {
     }
   }
   void coset_part(std::span<const Buffer<Fp>> coeffs, const Buffer<Fp>& factors, std::span<Buffer<Fp>> out) override {
-    if (out.size() != coeffs.size()) throw std::invalid_argument("coset_part: as many outputs as columns");
+    require(out.size() == coeffs.size(), "coset_part: as many outputs as columns");
+    require(pow2(factors.size()), "coset_part: the factors' size is not a power of two");
+    require_heights(coeffs, factors.size(), "coset_part: a column of the wrong size");
+    require_heights(out, factors.size(), "coset_part: an output of the wrong size");
     parallel_for(coeffs.size(), threads_, [&](size_t b, size_t e) {
       for (size_t c = b; c < e; ++c) coset_evals_from_dif(view(coeffs[c]), view(factors), view(out[c]), 1);
     }, 1);
   }
   std::vector<std::vector<Fp>> coset_rows(std::span<const Buffer<Fp>> coeffs, const Buffer<Fp>& factors,
                                           std::span<const size_t> rows) override {
+    require(pow2(factors.size()), "coset_rows: the factors' size is not a power of two");
+    require_heights(coeffs, factors.size(), "coset_rows: a column of the wrong size");
+    for (size_t r : rows) require(r < factors.size(), "coset_rows: a row outside the coset");
     std::vector<std::vector<Fp>> out(rows.size(), std::vector<Fp>(coeffs.size()));
     parallel_for(coeffs.size(), threads_, [&](size_t b, size_t e) {
       std::vector<Fp> v(rows.size()), y;
@@ -229,11 +259,11 @@ class CpuBackend final : public Backend {
     return out;
   }
   std::vector<Fp3> evaluate_dif(std::span<const Buffer<Fp>> coeffs, const Buffer<Fp3>& zpow) override {
+    require_heights(coeffs, zpow.size(), "evaluate_dif: sizes differ");
     std::vector<Fp3> out(coeffs.size());
     const Fp3* z = ptr(zpow);
     parallel_for(coeffs.size(), threads_, [&](size_t b, size_t e) {
       for (size_t c = b; c < e; ++c) {
-        if (coeffs[c].size() != zpow.size()) throw std::invalid_argument("evaluate_dif: sizes differ");
         const Fp* v = ptr(coeffs[c]);
         air::LazySum3 s;
         for (size_t p = 0; p < coeffs[c].size(); ++p) s.add(z[p], v[p]);
@@ -327,6 +357,13 @@ class CpuBackend final : public Backend {
     const size_t F = fractions.size(), I = code.interactions;
     if (aux.size() != 3 * (F + 1) || trace.size() != code.columns) throw std::invalid_argument("logup_columns: shapes do not match");
     const size_t h = trace.empty() ? 0 : trace[0].size();
+    require(pow2(h), "logup_columns: the height is not a power of two");
+    require_heights(trace, h, "logup_columns: columns of different heights");
+    require(publics.size() >= generated_publics(), "logup_columns: too few public values");
+    for (const auto& g : fractions) {
+      require(g.size() == 1 || g.size() == 2, "logup_columns: a fraction sums one or two interactions");
+      for (size_t i : g) require(i < I, "logup_columns: a fraction names an interaction the table lacks");
+    }
     std::vector<const Fp*> cols;
     for (const auto& c : trace) cols.push_back(ptr(c));
     std::vector<Fp*> a;
@@ -400,6 +437,8 @@ class CpuBackend final : public Backend {
     if (main.size() != code.columns || aux.size() != code.aux_width || q.size() != 3 ||
         powers.size() != code.combined_constraints)
       throw std::invalid_argument("quotient_part: shapes do not match");
+    require(p.blowup > 0 && p.k < p.blowup, "quotient_part: part k of blowup parts");
+    require(publics.size() >= generated_publics(), "quotient_part: too few public values");
     for (const auto& c : main) if (c.size() != h) throw std::invalid_argument("quotient_part: a column of the wrong height");
     for (const auto& c : aux) if (c.size() != h) throw std::invalid_argument("quotient_part: a column of the wrong height");
     for (const auto& c : q) if (c.size() != h * p.blowup) throw std::invalid_argument("quotient_part: q holds the LDE");
@@ -471,6 +510,7 @@ class CpuBackend final : public Backend {
       throw std::invalid_argument("linear_combination: a weight per column and pair, six outputs");
     const size_t h = out[0].size();
     for (const auto& c : columns) if (c.size() != h) throw std::invalid_argument("linear_combination: heights differ");
+    require_heights(out, h, "linear_combination: outputs of different heights");
     Fp* o[6];
     for (size_t c = 0; c < 6; ++c) o[c] = ptr(out[c]);
     std::vector<const Fp*> cols;
@@ -500,6 +540,7 @@ class CpuBackend final : public Backend {
   }
   void deep_accumulate(const DeepPart& p, std::span<const Buffer<Fp>> values, Buffer<Fp3>& acc) override {
     const size_t h = size_t{1} << p.log_h;
+    require(p.blowup > 0 && p.k < p.blowup, "deep_accumulate: part k of blowup parts");
     if (values.size() != 6 || acc.size() != h * p.blowup) throw std::invalid_argument("deep_accumulate: shapes do not match");
     for (const auto& c : values) if (c.size() != h) throw std::invalid_argument("deep_accumulate: a part of the wrong height");
     const Fp* v[6];

@@ -110,14 +110,21 @@ class DualBackend final : public Backend {
     return ra;
   }
 
-  Buffer<Fp> adopt(std::vector<Fp>&& host) override {
-    Buffer<Fp> b = alloc<Fp>(host.size());
-    if (!host.empty()) write(b.storage(), 0, host.data(), host.size() * sizeof(Fp));
-    return b;
+  Buffer<Fp> adopt(std::vector<Fp>&& host) override {  // each side adopts its own copy; the caller's is released
+    const size_t n = host.size();
+    std::vector<Fp> copy = host;
+    auto x = a_->adopt(std::move(copy));
+    auto y = b_->adopt(std::move(host));
+    return Buffer<Fp>(std::make_shared<DualStorage>(x.shared(), y.shared()), n);
   }
   void copy_range(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes) override {
     a_->copy_range(*dual(dst).a, dst_offset, *dual(src).a, src_offset, bytes);
     b_->copy_range(*dual(dst).b, dst_offset, *dual(src).b, src_offset, bytes);
+    std::vector<uint8_t> x(bytes), y(bytes);
+    if (!bytes) return;
+    a_->read(*dual(dst).a, dst_offset, x.data(), bytes);
+    b_->read(*dual(dst).b, dst_offset, y.data(), bytes);
+    if (x != y) throw BackendMismatch("copy_range: " + a_->name() + " and " + b_->name() + " differ");
   }
   void dif_coefficients(std::span<Buffer<Fp>> columns) override {
     auto xa = side_a(columns), xb = side_b(columns);

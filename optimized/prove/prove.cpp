@@ -80,6 +80,8 @@ class MixedTree {
       m_.push_back(std::move(m));
     }
     if (n < 2) throw std::invalid_argument("mixed Merkle: the tallest matrix needs at least 2 rows");
+    for (const auto& m : m_)  // every level's nodes come in whole parts
+      if (m.rows < 2 * m.parts) throw std::invalid_argument("mixed Merkle: a matrix with fewer than two rows per part");
     std::vector<Columns> scratch(m_.size()), cols(m_.size());
     // Leaves: leaf i hashes rows i and i + n/2 of the tallest matrices and row i of those of
     // height n/2, all in part i mod P.
@@ -99,6 +101,7 @@ class MixedTree {
             for (const auto& c : cols[m]) slots.push_back(c), offsets.push_back(v * count);
         be.hash_leaves(slots, offsets, count, P, k, level);
       }
+      for (size_t m : at) scratch[m].clear(), cols[m].clear();  // a level's parts live only while it is hashed
       levels_.push_back(std::move(level));
     }
     for (size_t w = n / 4; w >= 1; w /= 2) {
@@ -113,6 +116,7 @@ class MixedTree {
         }
         be.hash_level(levels_.back(), in, w / P, P, k, up);
       }
+      for (size_t m : inject) scratch[m].clear(), cols[m].clear();
       levels_.push_back(std::move(up));
       if (w == 1) break;
     }

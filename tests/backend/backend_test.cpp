@@ -4,6 +4,7 @@
 // CUDA against the CPU.
 #include <gtest/gtest.h>
 
+#include "optimized/ntt/ntt.h"
 #include "tests/backend/backend_checks.h"
 
 namespace zkrv {
@@ -80,5 +81,44 @@ TEST(Backend, GpuKindFallsBackToCpuWithoutDevice) {
   }
 }
 
+}  // namespace
+}  // namespace zkrv
+
+// The prover's steps refuse shapes that do not fit (a typed error before any thread starts, not
+// a write past a buffer), on two threads, where a check inside the threads would end the process.
+namespace zkrv {
+namespace {
+TEST(Backend, ProverStepsRefuseWrongShapes) {
+  auto be = opt::make_cpu_backend(2);
+  auto cols = [&](size_t count, size_t n) {
+    std::vector<opt::Buffer<opt::Fp>> v;
+    for (size_t c = 0; c < count; ++c) v.push_back(be->upload<opt::Fp>(std::vector<opt::Fp>(n)));
+    return v;
+  };
+  auto c8 = cols(3, 8), c6 = cols(3, 6), c4 = cols(3, 4);
+  const auto f8 = be->upload<opt::Fp>(opt::bitrev_coset_factors(3, opt::Fp::from_u64(7)));
+  EXPECT_THROW(be->dif_coefficients(c6), std::invalid_argument);
+  EXPECT_THROW(be->dif_from_coefficients(c6), std::invalid_argument);
+  EXPECT_THROW(be->coset_interpolate(c6, opt::Fp::from_u64(7)), std::invalid_argument);
+  EXPECT_THROW(be->coset_part(c8, f8, c4), std::invalid_argument);
+  EXPECT_THROW(be->coset_part(c4, f8, c8), std::invalid_argument);
+  EXPECT_THROW(be->coset_rows(c4, f8, std::vector<size_t>{1}), std::invalid_argument);
+  EXPECT_THROW(be->coset_rows(c8, f8, std::vector<size_t>{8}), std::invalid_argument);
+  EXPECT_THROW(be->evaluate_dif(c8, be->upload<opt::Fp3>(std::vector<opt::Fp3>(4))), std::invalid_argument);
+  std::vector<opt::Fp3> w(3);
+  auto six = cols(6, 8);
+  six[5] = be->upload<opt::Fp>(std::vector<opt::Fp>(4));
+  EXPECT_THROW(be->linear_combination(c8, w, w, six), std::invalid_argument);
+  opt::Backend::DeepPart dp;
+  dp.log_h = 3, dp.blowup = 2, dp.k = 2;
+  auto acc = be->upload<opt::Fp3>(std::vector<opt::Fp3>(16));
+  EXPECT_THROW(be->deep_accumulate(dp, cols(6, 8), acc), std::invalid_argument);  // part 2 of 2
+  auto out = be->alloc<opt::Digest>(4);
+  EXPECT_THROW(be->hash_leaves(c8, std::vector<size_t>{0, 0, 6}, 4, 1, 0, out), std::out_of_range);
+  EXPECT_THROW(be->hash_leaves(c8, std::vector<size_t>{0, 0, 0}, 4, 2, 0, out), std::out_of_range);
+  auto below = be->alloc<opt::Digest>(6);
+  EXPECT_THROW(be->hash_level(below, c8, 4, 1, 0, out), std::invalid_argument);
+  EXPECT_THROW(be->logup_columns(0, {}, c8, {}, {}, {}, c8), std::invalid_argument);
+}
 }  // namespace
 }  // namespace zkrv
