@@ -118,6 +118,33 @@ TEST(AirSolve, SmallSpecsGiveTheirKnownAnswers) {
   EXPECT_NE(air_solve::format(u).find("v"), std::string::npos) << air_solve::format(u);
 }
 
+// A bus carries a bound across: r receives (b) where s sends (a), and s makes a a bit, so where
+// r's multiplicity g is not zero, b is a bit too, and g·b·(b − 1) is implied. Without s's bit
+// constraint, or with a multiplicity on either side that is not known to be a sum of bits (a
+// product, or a column nothing makes a bit, could be negative and cancel), nothing is carried and
+// the constraint is needed.
+spec::air::Spec two_tables(bool sender_bit, const std::string& sender_mult, bool receiver_bit = true) {
+  std::vector<spec::air::SourceFile> files = {
+      {"air.md", "```zkrv\nmax_degree 3\nbusdef flag (f: bit)\n```\n"},
+      {"s.md", "```zkrv\ntable s\ncolumn a main bit \"a\"\ncolumn e main bit \"e\"\ncolumn h main bit \"h\"\n" +
+                   std::string(sender_bit ? "constraint s:c:a_bit every: a * (a - 1)\n" : "") +
+                   "constraint s:c:e_bit every: e * (e - 1)\nconstraint s:c:h_bit every: h * (h - 1)\n"
+                   "bus s:b:f send flag (a) mult " + sender_mult + "\n```\n"},
+      {"r.md", "```zkrv\ntable r\ncolumn b main bit \"b\"\ncolumn g main bit \"g\"\n" +
+                   std::string(receiver_bit ? "constraint r:c:g_bit every: g * (g - 1)\n" : "") +
+                   "constraint r:c:b_bit every: g * b * (b - 1)\n"
+               "bus r:b:f receive flag (b) mult g\n```\n"}};
+  auto r = spec::air::load_spec(files);
+  if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
+  return std::move(*r.spec);
+}
+TEST(AirSolve, ABusCarriesTheSendersBoundToTheReceiver) {
+  EXPECT_EQ(air_solve::implied(two_tables(true, "e + h"), "r", "r:c:b_bit", generous()).verdict, Verdict::kImplied);
+  EXPECT_EQ(air_solve::implied(two_tables(false, "e + h"), "r", "r:c:b_bit", generous()).verdict, Verdict::kAttack);
+  EXPECT_EQ(air_solve::implied(two_tables(true, "e * h"), "r", "r:c:b_bit", generous()).verdict, Verdict::kAttack);
+  EXPECT_EQ(air_solve::implied(two_tables(true, "e + h", false), "r", "r:c:b_bit", generous()).verdict, Verdict::kAttack);
+}
+
 TEST(AirSolve, UnknownNamesAreRefused) {
   const auto& spec = spec::air::embedded_spec();
   EXPECT_THROW(air_solve::implied(spec, "nosuch", "nosuch:c:x", generous()), std::invalid_argument);

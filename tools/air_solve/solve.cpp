@@ -18,11 +18,99 @@ using spec::air::Rows;
 using spec::air::Table;
 
 const char* const kP = "18446744069414584321";  // 2^64 - 2^32 + 1
+const uint64_t kNoBound = ~uint64_t{0};            // a value anywhere in [0, p)
+
+// The column x of a bit constraint x (x - 1), x (1 - x), (x - 1) x or (1 - x) x; empty otherwise.
+std::string bit_column_name(const Expr& e) {
+  if (e.op != Expr::Op::kMul) return {};
+  auto is_col = [](const Expr& a) { return a.op == Expr::Op::kColumn ? a.name : std::string(); };
+  auto is_shift = [&](const Expr& a) {  // x - 1 or 1 - x
+    if (a.op != Expr::Op::kSub) return std::string();
+    const Expr &l = *a.args[0], &r = *a.args[1];
+    if (l.op == Expr::Op::kColumn && r.op == Expr::Op::kConst && r.value == 1) return l.name;
+    if (r.op == Expr::Op::kColumn && l.op == Expr::Op::kConst && l.value == 1) return r.name;
+    return std::string();
+  };
+  for (int k = 0; k < 2; ++k) {
+    const std::string x = is_col(*e.args[k]), y = is_shift(*e.args[1 - k]);
+    if (!x.empty() && x == y) return x;
+  }
+  return {};
+}
+
+// What one table enforces by itself, without constraint `skip`: which columns are bits, which
+// multiplicities are non-negative integers (a constant, a bit column, or a sum of those), and
+// how far each field of an interaction is bounded where its multiplicity is not zero.
+struct TableFacts {
+  const Table& t;
+  const std::string* skip;
+  bool is_bit(const std::string& col) const {
+    for (const auto& c : t.constraints)
+      if (c.rows == Rows::kEvery && (!skip || c.id != *skip) && bit_column_name(*c.expr) == col) return true;
+    return false;
+  }
+  bool nonnegative(const Expr& e) const {
+    if (e.op == Expr::Op::kConst) return true;
+    if (e.op == Expr::Op::kAdd) return nonnegative(*e.args[0]) && nonnegative(*e.args[1]);
+    return e.op == Expr::Op::kColumn && is_bit(e.name);
+  }
+  // A bound on field `e` of an interaction with multiplicity `mult` (null: 1), where that is not
+  // zero: a constant; a bit column; a column sent alone on the byte or range16 bus by a lookup
+  // that is active wherever this interaction is (a nonzero constant multiplicity, or the same one).
+  uint64_t bound(const Expr& e, const Expr* mult) const {
+    if (e.op == Expr::Op::kConst) return e.value == kNoBound ? kNoBound : e.value + 1;
+    if (e.op != Expr::Op::kColumn) return kNoBound;
+    if (is_bit(e.name)) return 2;
+    uint64_t best = kNoBound;
+    const std::string m = mult ? spec::air::to_string(*mult) : "1";
+    for (const auto& b : t.buses) {
+      if (!b.send || b.tuple.size() != 1 || b.tuple[0]->op != Expr::Op::kColumn || b.tuple[0]->name != e.name) continue;
+      const uint64_t k = b.bus == "byte" ? 256 : b.bus == "range16" ? 65536 : kNoBound;
+      if (k == kNoBound || (b.mult && !nonnegative(*b.mult))) continue;
+      const bool always = !b.mult || (b.mult->op == Expr::Op::kConst && b.mult->value != 0);
+      if (always || spec::air::to_string(*b.mult) == m) best = std::min(best, k);
+    }
+    return best;
+  }
+};
+
+// Bounds that a bus carries from one side to the other. On a bus where every interaction of
+// every table has a non-negative integer multiplicity (without `skip` in `table`), LogUp's sum
+// makes the received tuples, counted with multiplicity, the sent ones: a received field is below
+// the largest bound its senders enforce, and a sent field below the largest its receivers
+// enforce. (bus, side of the interaction that may assume it, field) -> bound; only finite ones.
+using Carried = std::map<std::tuple<std::string, bool, size_t>, uint64_t>;
+Carried carried_bounds(const spec::air::Spec& spec, const std::string& table, const std::string* skip) {
+  std::map<std::string, bool> usable;
+  std::map<std::tuple<std::string, bool, size_t>, uint64_t> side;  // (bus, send, field) -> max bound of that side
+  for (const auto& t : spec.tables) {
+    const TableFacts f{t, t.name == table ? skip : nullptr};
+    for (const auto& b : t.buses) {
+      auto [it, fresh] = usable.emplace(b.bus, true);
+      if (b.mult && !f.nonnegative(*b.mult)) it->second = false;
+      for (size_t i = 0; i < b.tuple.size(); ++i) {
+        const uint64_t k = f.bound(*b.tuple[i], b.mult.get());
+        auto [at, first] = side.emplace(std::make_tuple(b.bus, b.send, i), k);
+        if (!first) at->second = std::max(at->second, k);
+      }
+    }
+  }
+  Carried out;
+  for (const auto& [key, k] : side) {
+    const auto& [bus, send, field] = key;
+    if (!usable[bus] || k == kNoBound) continue;
+    // a bound the senders enforce is the receivers' to assume, and the other way round; a side
+    // with no interactions at all carries nothing (the verifier adds those tuples)
+    out[std::make_tuple(bus, !send, field)] = k;
+  }
+  return out;
+}
 
 // One table's variables and terms in one Z3 context.
 class Encoder {
  public:
-  Encoder(z3::context& ctx, const spec::air::Spec& spec, const Table& t) : ctx_(ctx), t_(t), p_(ctx.int_val(kP)) {
+  Encoder(z3::context& ctx, const spec::air::Spec& spec, const Table& t, Carried carried = {})
+      : ctx_(ctx), t_(t), p_(ctx.int_val(kP)), carried_(std::move(carried)) {
     for (const auto& pub : spec.publics) publics_.emplace(pub.name, bounded(ctx.int_const(("$" + pub.name).c_str())));
   }
 
@@ -69,20 +157,29 @@ class Encoder {
   // holds only where no other send of the same value can cancel it: the multiplicity must be
   // known to be non-negative without `skip` (absent, a constant, or a sum of columns that
   // constraints other than `skip` make bits), since LogUp's bound keeps sums of such from wrapping.
+  // On the other buses, an interaction (send or receive) with such a multiplicity has the bounds
+  // the other side enforces (carried_bounds), where its multiplicity is not zero.
   z3::expr lookups(const std::vector<z3::expr>& local, const std::vector<z3::expr>* next,
                    const std::vector<bool>* only = nullptr, const std::string* skip = nullptr) const {
     z3::expr all = ctx_.bool_val(true);
     for (size_t i = 0; i < t_.buses.size(); ++i) {
       const auto& b = t_.buses[i];
-      if (!b.send || (only && !(*only)[i])) continue;
+      if (only && !(*only)[i]) continue;
       if (b.mult && !nonnegative(*b.mult, skip)) continue;
-      uint64_t bound = 0;
-      if (b.bus == "byte" || b.bus == "and8") bound = 256;
-      else if (b.bus == "range16") bound = 65536;
-      else continue;
+      uint64_t bound = 0;  // the fixed tables' ranges bound what is sent to them
+      if (b.send && (b.bus == "byte" || b.bus == "and8")) bound = 256;
+      else if (b.send && b.bus == "range16") bound = 65536;
+      else if (b.bus == "byte" || b.bus == "and8" || b.bus == "range16") continue;
       const z3::expr active = mult(b, local, next) != 0;
-      for (const auto& el : b.tuple)
-        all = all && z3::implies(active, reduced(term(*el, local, next)) < ctx_.int_val(std::to_string(bound).c_str()));
+      for (size_t f = 0; f < b.tuple.size(); ++f) {
+        uint64_t k = bound;
+        if (!k) {  // another bus: what the other side enforces on this field, if anything
+          const auto it = carried_.find(std::make_tuple(b.bus, b.send, f));
+          if (it == carried_.end()) continue;
+          k = it->second;
+        }
+        all = all && z3::implies(active, reduced(term(*b.tuple[f], local, next)) < ctx_.int_val(std::to_string(k).c_str()));
+      }
     }
     return all;
   }
@@ -152,6 +249,7 @@ class Encoder {
   z3::expr p_;
   std::map<std::string, z3::expr> publics_;
   std::vector<z3::expr> bounds_;
+  Carried carried_;
 };
 
 const Table& find_table(const spec::air::Spec& spec, const std::string& name) {
@@ -248,7 +346,7 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
       const std::vector<bool>* oc = pass == 0 ? &near_c : nullptr;
       const std::vector<bool>* ob = pass == 0 ? &near_b : nullptr;
       z3::context ctx;
-      Encoder enc(ctx, spec, t);
+      Encoder enc(ctx, spec, t, carried_bounds(spec, table, &target->id));
       const auto r = enc.row(""), n = enc.row("'");
       z3::solver s(ctx);
       z3::params params(ctx);
@@ -316,7 +414,7 @@ Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const O
   for (const Place& pl : {Place{"an interior row", true, true}, Place{"the first row", false, true},
                           Place{"the last row", true, false}, Place{"a one-row table", false, false}}) {
     z3::context ctx;
-    Encoder enc(ctx, spec, t);
+    Encoder enc(ctx, spec, t, carried_bounds(spec, table, nullptr));
     const auto x = enc.row(""), y = enc.row("#2"), prev = enc.row("^"), next = enc.row("'");
     z3::solver s(ctx);
     z3::params params(ctx);
