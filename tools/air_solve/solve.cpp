@@ -212,22 +212,10 @@ class Encoder {
     return all;
   }
 
-  // The column of a bit constraint x (x - 1), x (1 - x), (x - 1) x or (1 - x) x; -1 otherwise.
+  // The column of a bit constraint (bit_column_name); -1 otherwise.
   int bit_column(const Expr& e) const {
-    if (e.op != Expr::Op::kMul) return -1;
-    auto is_col = [](const Expr& a) { return a.op == Expr::Op::kColumn ? a.name : std::string(); };
-    auto is_shift = [&](const Expr& a) {  // x - 1 or 1 - x
-      if (a.op != Expr::Op::kSub) return std::string();
-      const Expr &l = *a.args[0], &r = *a.args[1];
-      if (l.op == Expr::Op::kColumn && r.op == Expr::Op::kConst && r.value == 1) return l.name;
-      if (r.op == Expr::Op::kColumn && l.op == Expr::Op::kConst && l.value == 1) return r.name;
-      return std::string();
-    };
-    for (int k = 0; k < 2; ++k) {
-      const std::string x = is_col(*e.args[k]), y = is_shift(*e.args[1 - k]);
-      if (!x.empty() && x == y) return t_.column_index(x);
-    }
-    return -1;
+    const std::string x = bit_column_name(e);
+    return x.empty() ? -1 : t_.column_index(x);
   }
 
   const std::map<std::string, z3::expr>& publics() const { return publics_; }
