@@ -80,8 +80,6 @@ class MixedTree {
       m_.push_back(std::move(m));
     }
     if (n < 2) throw std::invalid_argument("mixed Merkle: the tallest matrix needs at least 2 rows");
-    for (const auto& m : m_)  // every level's nodes come in whole parts
-      if (m.rows < 2 * m.parts) throw std::invalid_argument("mixed Merkle: a matrix with fewer than two rows per part");
     std::vector<Columns> scratch(m_.size()), cols(m_.size());
     // Leaves: leaf i hashes rows i and i + n/2 of the tallest matrices and row i of those of
     // height n/2, all in part i mod P.
@@ -89,6 +87,7 @@ class MixedTree {
       Buffer<Digest> level = be.alloc<Digest>(n / 2);
       size_t P = 1;
       const std::vector<size_t> at = select(n, n / 2, P, "leaf");  // the matrices the leaves read
+      if (n / 2 < P) throw std::invalid_argument("mixed Merkle: the tallest matrix has fewer than two rows per part");
       for (size_t k = 0; k < P; ++k) {
         for (size_t m : at) m_[m].part(k, scratch[m], cols[m]);
         const size_t count = n / 2 / P;  // leaves i = P s + k
