@@ -3461,12 +3461,17 @@ std::vector<Mutation> all_mutations() {
   // and the constraints that use them are gated), so the bit constraint alone keeps padding
   // canonical; 2 in one padding row (a zero row, the table doubled with zero rows if it has
   // none) is rejected by it and by nothing else.
-  auto padding_cell = [](AirTrace& t, const std::string& table, const std::string& col) -> uint64_t& {
+  auto padding_row = [](AirTrace& t, const std::string& table) -> size_t {
     auto& tt = t.table(table);
     const bool has_real = std::find(tt.columns.begin(), tt.columns.end(), "is_real") != tt.columns.end();
     size_t r = has_real ? 0 : tt.height();  // a table without is_real (alu: every row is a lookup row) is doubled
     while (r < tt.height() && tt.rows[r][tt.col("is_real")]) ++r;
     if (r == tt.height()) tt.rows.resize(2 * tt.height(), std::vector<uint64_t>(tt.columns.size(), 0));
+    return r;
+  };
+  auto padding_cell = [padding_row](AirTrace& t, const std::string& table, const std::string& col) -> uint64_t& {
+    const size_t r = padding_row(t, table);
+    auto& tt = t.table(table);
     return tt.rows[r][tt.col(col)];
   };
   for (const char* id : {"alu:c:c0_bit", "alu:c:c1_bit", "alu:c:c2_bit", "div:c:e0_bit", "div:c:e1_bit", "div:c:e2_bit",
@@ -3483,6 +3488,38 @@ std::vector<Mutation> all_mutations() {
                  padding_cell(t, "io", "w") = 1;
                  return true;
                }});
+  // The same with the values the bit's definition then asks for on that row (its range checks
+  // are inactive there): rejected by the bit constraint alone.
+  struct Padded {
+    const char* id;
+    const char* table;
+    std::vector<std::pair<const char*, uint64_t>> set;
+    const char* what;
+  };
+  for (const Padded& c : std::vector<Padded>{
+           {"alu:c:c3_bit", "alu", {{"c3", 2}, {"lt", 2}}, "lt = 2 with it, as alu:c:lt asks"},
+           {"alu:c:w_bit", "alu", {{"w", 2}, {"wh", P - 131072}}, "wh = −131072, as alu:c:w asks"},
+           {"mul:c:w_bit", "mul", {{"w", 2}, {"wh", P - 131072}}, "wh = −131072, as mul:c:w asks"},
+           {"mul:c:sa_bit", "mul", {{"sa", 2}, {"ah", P - 131072}}, "ah = −131072, as mul:c:sa asks"},
+           {"mul:c:sb_bit", "mul", {{"sb", 2}, {"bh", P - 131072}}, "bh = −131072, as mul:c:sb asks"},
+           {"div:c:sa31_bit", "div", {{"sa31", 2}, {"ah", P - 131072}}, "ah = −131072, as div:c:sa31 asks"},
+           {"div:c:sb31_bit", "div", {{"sb31", 2}, {"bh", P - 131072}}, "bh = −131072, as div:c:sb31 asks"},
+           {"div:c:xs_bit", "div", {{"xs", 2}, {"xh", P - 131072}}, "xh = −131072, as div:c:xs asks"},
+           {"div:c:ys_bit", "div", {{"ys", 2}, {"yh", P - 131072}}, "yh = −131072, as div:c:ys asks"},
+           {"div:c:ms_bit", "div", {{"ms", 2}, {"mh", P - 131072}}, "mh = −131072, as div:c:ms asks"},
+           {"div:c:w_bit", "div", {{"w", 2}, {"wh", P - 131072}}, "wh = −131072, as div:c:w asks"},
+           {"shift:c:sa31_bit", "shift", {{"sa31", 2}, {"ah", P - 131072}}, "ah = −131072, as shift:c:sa31 asks"},
+           {"shift:c:w_bit", "shift", {{"w", 2}, {"wh", P - 131072}}, "wh = −131072, as shift:c:w asks"},
+           {"shift:c:s5_bit", "shift", {{"s5", 2}, {"m", P - 1}}, "m = −1, as shift:c:amount_bits asks"},
+           {"syscall:c:big_bit", "syscall", {{"big", 2}, {"n2", 1}, {"biginv", 1}}, "n2 = 1 and biginv = 1, as syscall:c:big_inv asks"},
+       })
+    m.push_back({c.id, std::string(c.set[0].first) + " = 2 on a padding row of " + c.table + ", " + c.what,
+                 [padding_row, c](AirTrace& t) {
+                   const size_t r = padding_row(t, c.table);
+                   auto& tt = t.table(c.table);
+                   for (const auto& [col, v] : c.set) tt.rows[r][tt.col(col)] = v;
+                   return true;
+                 }});
   return m;
 }
 
@@ -3632,29 +3669,23 @@ TEST(Air, AdequacyKillRate) {
   // Implied by the others, or no single-constraint attack known (spec/tables/cpu.md, "Adequacy").
   const std::vector<std::string> implied = {
       "alu:c:s_add_bit", "alu:c:s_addw_bit", "alu:c:s_slt_bit", "alu:c:s_sltu_bit", "alu:c:s_and_bit",
-      "alu:c:c3_bit", "alu:c:w_bit",
       "cpu:c:real_bit", "cpu:c:real_prefix", "cpu:c:rd0_bit", "cpu:c:f_jal_bit", "cpu:c:f_jalr_bit",
       "cpu:c:f_branch_bit", "cpu:c:f_load_bit", "cpu:c:f_store_bit", "cpu:c:f_opimm_bit", "cpu:c:f_op_bit",
-      "cpu:c:f_opimm32_bit", "cpu:c:f_op32_bit", "cpu:c:f_system_bit", "cpu:c:f_fence_bit", "cpu:c:ra",
-      "cpu:c:wr", "cpu:c:wr_zero_bit", "cpu:c:c3_bit", "cpu:c:adder_s3", "cpu:c:msgn_bit",
-      "cpu:c:sys_exit_bit", "cpu:c:sys_exit_ecall", "div:c:s_div_bit", "div:c:s_divu_bit", "div:c:s_rem_bit",
-      "div:c:s_remu_bit", "div:c:s_divw_bit", "div:c:s_divuw_bit", "div:c:s_remw_bit", "div:c:s_remuw_bit",
-      "div:c:one_op", "div:c:sa31_bit", "div:c:sb31_bit", "div:c:xs_bit", "div:c:ys_bit",
-      "div:c:ms_bit", "div:c:ms", "div:c:sm", "div:c:hop", "div:c:c0_bit",
-      "div:c:c1_bit", "div:c:c2_bit", "div:c:c3_bit", "div:c:g_bit", "div:c:ov_def",
-      "div:c:dz_def", "div:c:cy0_bit", "div:c:cy1_bit", "div:c:cy2_bit", "div:c:cm0_bit",
-      "div:c:cm1_bit", "div:c:cm2_bit",
-      "div:c:w_bit", "io:c:real_bit", "io:c:last_bit", "io:c:last_real", "io:c:idx_first",
-      "io:c:next_out", "io:c:next_opos", "io:c:out_bit", "mem:c:real_bit",
-      "mem:c:from_file_bit", "mul:c:s_mul_bit", "mul:c:s_mulh_bit", "mul:c:s_mulhsu_bit", "mul:c:s_mulhu_bit",
-      "mul:c:s_mulw_bit", "mul:c:sa_bit", "mul:c:sb_bit", "mul:c:bw0_small", "mul:c:bw1_small",
-      "mul:c:bw2_small", "mul:c:w_bit", "shift:c:s_sll_bit", "shift:c:s_srl_bit", "shift:c:s_sra_bit",
-      "shift:c:s_sllw_bit", "shift:c:s_srlw_bit", "shift:c:s_sraw_bit", "shift:c:one_op", "shift:c:s5_bit",
-      "shift:c:sa31_bit", "shift:c:w_bit", "syscall:c:real_bit", "syscall:c:k_read_bit", "syscall:c:k_write_bit",
-      "syscall:c:k_random_bit", "syscall:c:k_scope_bit", "syscall:c:k_other_bit", "syscall:c:big_bit",
-      "syscall:c:count1", "syscall:c:count2", "syscall:c:count3",
-      "syscall:c:short_bit", "syscall:c:eof_first", "syscall:c:r_small", "syscall:c:c_small",
-      "syscall:c:mvz_inv", "syscall:c:buf_small", "syscall:c:ostart", "syscall:c:opos_first", "syscall:c:opos_next"};
+      "cpu:c:f_opimm32_bit", "cpu:c:f_op32_bit", "cpu:c:f_system_bit", "cpu:c:f_fence_bit", "cpu:c:ra", "cpu:c:wr",
+      "cpu:c:wr_zero_bit", "cpu:c:c3_bit", "cpu:c:adder_s3", "cpu:c:msgn_bit", "cpu:c:sys_exit_bit",
+      "cpu:c:sys_exit_ecall", "div:c:s_div_bit", "div:c:s_divu_bit", "div:c:s_rem_bit", "div:c:s_remu_bit",
+      "div:c:s_divw_bit", "div:c:s_divuw_bit", "div:c:s_remw_bit", "div:c:s_remuw_bit", "div:c:one_op", "div:c:ms",
+      "div:c:sm", "div:c:hop", "div:c:c0_bit", "div:c:c1_bit", "div:c:c2_bit", "div:c:c3_bit", "div:c:g_bit",
+      "div:c:ov_def", "div:c:dz_def", "div:c:cy0_bit", "div:c:cy1_bit", "div:c:cy2_bit", "div:c:cm0_bit",
+      "div:c:cm1_bit", "div:c:cm2_bit", "io:c:real_bit", "io:c:last_bit", "io:c:last_real", "io:c:idx_first",
+      "io:c:next_out", "io:c:next_opos", "io:c:out_bit", "mem:c:real_bit", "mem:c:from_file_bit", "mul:c:s_mul_bit",
+      "mul:c:s_mulh_bit", "mul:c:s_mulhsu_bit", "mul:c:s_mulhu_bit", "mul:c:s_mulw_bit", "mul:c:bw0_small",
+      "mul:c:bw1_small", "mul:c:bw2_small", "shift:c:s_sll_bit", "shift:c:s_srl_bit", "shift:c:s_sra_bit",
+      "shift:c:s_sllw_bit", "shift:c:s_srlw_bit", "shift:c:s_sraw_bit", "shift:c:one_op", "syscall:c:real_bit",
+      "syscall:c:k_read_bit", "syscall:c:k_write_bit", "syscall:c:k_random_bit", "syscall:c:k_scope_bit",
+      "syscall:c:k_other_bit", "syscall:c:count1", "syscall:c:count2", "syscall:c:count3", "syscall:c:short_bit",
+      "syscall:c:eof_first", "syscall:c:r_small", "syscall:c:c_small", "syscall:c:mvz_inv", "syscall:c:buf_small",
+      "syscall:c:ostart", "syscall:c:opos_first", "syscall:c:opos_next"};
   std::printf("adequacy: %zu of %zu constraints killed (%.0f%%)\n", killed.size(), killed.size() + survivors.size(),
               100.0 * killed.size() / (killed.size() + survivors.size()));
   for (const auto& sv : survivors) {
@@ -3845,4 +3876,5 @@ TEST(AirLint, EvaluatorMirrorsTheSpec) {
 
 }  // namespace
 }  // namespace zkrv::ref::air
+
 
