@@ -3459,8 +3459,9 @@ std::vector<Mutation> all_mutations() {
   shift_mutations(m);
   // Bit columns on padding rows: nothing reads them there (every interaction's multiplicity is 0
   // and the constraints that use them are gated), so the bit constraint alone keeps padding
-  // canonical; 2 in one padding row (a zero row, the table doubled with zero rows if it has
-  // none) is rejected by it and by nothing else.
+  // canonical. The bit is 2 in one padding row (a zero row; the table doubled with zero rows if
+  // it has none), with the values its definition then asks for on that row (their range checks
+  // are inactive there); the trace is rejected by the bit constraint and by nothing else.
   auto padding_row = [](AirTrace& t, const std::string& table) -> size_t {
     auto& tt = t.table(table);
     const bool has_real = std::find(tt.columns.begin(), tt.columns.end(), "is_real") != tt.columns.end();
@@ -3469,51 +3470,42 @@ std::vector<Mutation> all_mutations() {
     if (r == tt.height()) tt.rows.resize(2 * tt.height(), std::vector<uint64_t>(tt.columns.size(), 0));
     return r;
   };
-  auto padding_cell = [padding_row](AirTrace& t, const std::string& table, const std::string& col) -> uint64_t& {
-    const size_t r = padding_row(t, table);
-    auto& tt = t.table(table);
-    return tt.rows[r][tt.col(col)];
-  };
-  for (const char* id : {"alu:c:c0_bit", "alu:c:c1_bit", "alu:c:c2_bit", "div:c:e0_bit", "div:c:e1_bit", "div:c:e2_bit",
-                         "syscall:c:e0_bit", "syscall:c:e1_bit", "syscall:c:e2_bit", "syscall:c:eof_bit"}) {
-    const std::string s = id, table = s.substr(0, s.find(':')), col = s.substr(s.find(":c:") + 3, s.size() - s.find(":c:") - 7);
-    m.push_back({id, col + " = 2 on a padding row of " + table, [padding_cell, table, col](AirTrace& t) {
-                   padding_cell(t, table, col) = 2;
-                   return true;
-                 }});
-  }
-  m.push_back({"io:c:rd_bit", "rd = 2 on a padding row of io (with w = 1: a read's segment is writable)",
-               [padding_cell](AirTrace& t) {
-                 padding_cell(t, "io", "rd") = 2;
-                 padding_cell(t, "io", "w") = 1;
-                 return true;
-               }});
-  // The same with the values the bit's definition then asks for on that row (its range checks
-  // are inactive there): rejected by the bit constraint alone.
   struct Padded {
     const char* id;
     const char* table;
-    std::vector<std::pair<const char*, uint64_t>> set;
-    const char* what;
+    std::vector<std::pair<const char*, uint64_t>> set;  // the bit first
+    const char* what;                                   // why the other values
   };
+  const uint64_t h2 = P - 131072;  // 2 x − 65536 s − h = 0 with x = 0, s = 2
   for (const Padded& c : std::vector<Padded>{
-           {"alu:c:c3_bit", "alu", {{"c3", 2}, {"lt", 2}}, "lt = 2 with it, as alu:c:lt asks"},
-           {"alu:c:w_bit", "alu", {{"w", 2}, {"wh", P - 131072}}, "wh = −131072, as alu:c:w asks"},
-           {"mul:c:w_bit", "mul", {{"w", 2}, {"wh", P - 131072}}, "wh = −131072, as mul:c:w asks"},
-           {"mul:c:sa_bit", "mul", {{"sa", 2}, {"ah", P - 131072}}, "ah = −131072, as mul:c:sa asks"},
-           {"mul:c:sb_bit", "mul", {{"sb", 2}, {"bh", P - 131072}}, "bh = −131072, as mul:c:sb asks"},
-           {"div:c:sa31_bit", "div", {{"sa31", 2}, {"ah", P - 131072}}, "ah = −131072, as div:c:sa31 asks"},
-           {"div:c:sb31_bit", "div", {{"sb31", 2}, {"bh", P - 131072}}, "bh = −131072, as div:c:sb31 asks"},
-           {"div:c:xs_bit", "div", {{"xs", 2}, {"xh", P - 131072}}, "xh = −131072, as div:c:xs asks"},
-           {"div:c:ys_bit", "div", {{"ys", 2}, {"yh", P - 131072}}, "yh = −131072, as div:c:ys asks"},
-           {"div:c:ms_bit", "div", {{"ms", 2}, {"mh", P - 131072}}, "mh = −131072, as div:c:ms asks"},
-           {"div:c:w_bit", "div", {{"w", 2}, {"wh", P - 131072}}, "wh = −131072, as div:c:w asks"},
-           {"shift:c:sa31_bit", "shift", {{"sa31", 2}, {"ah", P - 131072}}, "ah = −131072, as shift:c:sa31 asks"},
-           {"shift:c:w_bit", "shift", {{"w", 2}, {"wh", P - 131072}}, "wh = −131072, as shift:c:w asks"},
-           {"shift:c:s5_bit", "shift", {{"s5", 2}, {"m", P - 1}}, "m = −1, as shift:c:amount_bits asks"},
-           {"syscall:c:big_bit", "syscall", {{"big", 2}, {"n2", 1}, {"biginv", 1}}, "n2 = 1 and biginv = 1, as syscall:c:big_inv asks"},
+           {"alu:c:c0_bit", "alu", {{"c0", 2}}, ""},
+           {"alu:c:c1_bit", "alu", {{"c1", 2}}, ""},
+           {"alu:c:c2_bit", "alu", {{"c2", 2}}, ""},
+           {"div:c:e0_bit", "div", {{"e0", 2}}, ""},
+           {"div:c:e1_bit", "div", {{"e1", 2}}, ""},
+           {"div:c:e2_bit", "div", {{"e2", 2}}, ""},
+           {"syscall:c:e0_bit", "syscall", {{"e0", 2}}, ""},
+           {"syscall:c:e1_bit", "syscall", {{"e1", 2}}, ""},
+           {"syscall:c:e2_bit", "syscall", {{"e2", 2}}, ""},
+           {"syscall:c:eof_bit", "syscall", {{"eof", 2}}, ""},
+           {"io:c:rd_bit", "io", {{"rd", 2}, {"w", 1}}, ", w = 1: a read's segment is writable"},
+           {"alu:c:c3_bit", "alu", {{"c3", 2}, {"lt", 2}}, ", lt = 2 with it, as alu:c:lt asks"},
+           {"alu:c:w_bit", "alu", {{"w", 2}, {"wh", h2}}, ", wh = −131072, as alu:c:w asks"},
+           {"mul:c:w_bit", "mul", {{"w", 2}, {"wh", h2}}, ", wh = −131072, as mul:c:w asks"},
+           {"mul:c:sa_bit", "mul", {{"sa", 2}, {"ah", h2}}, ", ah = −131072, as mul:c:sa asks"},
+           {"mul:c:sb_bit", "mul", {{"sb", 2}, {"bh", h2}}, ", bh = −131072, as mul:c:sb asks"},
+           {"div:c:sa31_bit", "div", {{"sa31", 2}, {"ah", h2}}, ", ah = −131072, as div:c:sa31 asks"},
+           {"div:c:sb31_bit", "div", {{"sb31", 2}, {"bh", h2}}, ", bh = −131072, as div:c:sb31 asks"},
+           {"div:c:xs_bit", "div", {{"xs", 2}, {"xh", h2}}, ", xh = −131072, as div:c:xs asks"},
+           {"div:c:ys_bit", "div", {{"ys", 2}, {"yh", h2}}, ", yh = −131072, as div:c:ys asks"},
+           {"div:c:ms_bit", "div", {{"ms", 2}, {"mh", h2}}, ", mh = −131072, as div:c:ms asks"},
+           {"div:c:w_bit", "div", {{"w", 2}, {"wh", h2}}, ", wh = −131072, as div:c:w asks"},
+           {"shift:c:sa31_bit", "shift", {{"sa31", 2}, {"ah", h2}}, ", ah = −131072, as shift:c:sa31 asks"},
+           {"shift:c:w_bit", "shift", {{"w", 2}, {"wh", h2}}, ", wh = −131072, as shift:c:w asks"},
+           {"shift:c:s5_bit", "shift", {{"s5", 2}, {"m", P - 1}}, ", m = −1, as shift:c:amount_bits asks"},
+           {"syscall:c:big_bit", "syscall", {{"big", 2}, {"n2", 1}, {"biginv", 1}}, ", n2 = biginv = 1, as big_inv asks"},
        })
-    m.push_back({c.id, std::string(c.set[0].first) + " = 2 on a padding row of " + c.table + ", " + c.what,
+    m.push_back({c.id, std::string(c.set[0].first) + " = 2 on a padding row of " + c.table + c.what,
                  [padding_row, c](AirTrace& t) {
                    const size_t r = padding_row(t, c.table);
                    auto& tt = t.table(c.table);
