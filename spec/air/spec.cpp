@@ -194,9 +194,10 @@ class Loader {
           continue;
         }
         if (table) error(at, "a second table in one file");
-        spec_.tables.push_back(Table{name, f.name, {}, {}, {}, {}, {}});
+        spec_.tables.push_back(Table{name, f.name, {}, {}, {}, {}, {}, std::nullopt, {}});
         table = &spec_.tables.back();
-      } else if (kw == "column" || kw == "constraint" || kw == "bus" || kw == "assume") {
+      } else if (kw == "column" || kw == "constraint" || kw == "bus" || kw == "assume" || kw == "padding" ||
+                 kw == "adequacy") {
         if (!table) {
           error(at, "'" + kw + "' before any 'table'");
           continue;
@@ -204,9 +205,11 @@ class Loader {
         if (kw == "column") parse_column(*table, l, at);
         else if (kw == "constraint") parse_constraint(*table, l, at);
         else if (kw == "bus") parse_bus(*table, l, at);
+        else if (kw == "padding") parse_padding(*table, l, at);
+        else if (kw == "adequacy") parse_adequacy(*table, l, at);
         else parse_assume(*table, l, at);
       } else {
-        error(at, "unknown statement '" + kw + "' (expected max_degree, public, busdef, table, column, constraint, bus, assume)");
+        error(at, "unknown statement '" + kw + "' (expected max_degree, public, busdef, table, column, constraint, bus, assume, padding, adequacy)");
       }
     }
     if (in_block) error({f.name, line_no}, "unterminated ```zkrv block");
@@ -329,6 +332,46 @@ class Loader {
     a.text = *text;
     t.ids.push_back(a.id);
     t.assumptions.push_back(std::move(a));
+  }
+
+  void parse_padding(Table& t, Line& l, const Location& at) {
+    if (t.padding) return error(at, "a second 'padding' in table " + t.name);
+    Padding p;
+    p.at = at;
+    std::set<std::string> seen;
+    while (!l.done()) {
+      const std::string item = l.token();
+      const size_t eq = item.find('=');
+      const std::string col = item.substr(0, eq), v = eq == std::string::npos ? "" : item.substr(eq + 1);
+      if (eq == std::string::npos || t.column_index(col) < 0 || v.empty())
+        return error(at, "padding: '" + item + "' is not <column>=<value> or <column>=row for a column declared above");
+      if (!seen.insert(col).second) return error(at, "padding: column '" + col + "' named twice");
+      if (v == "row") {
+        p.counting.push_back(col);
+      } else if (v.size() <= 19 && v.find_first_not_of("0123456789") == std::string::npos) {
+        p.fixed.emplace_back(col, std::stoull(v));
+      } else {
+        return error(at, "padding: the value of '" + col + "' must be a decimal number or 'row'");
+      }
+    }
+    t.padding = std::move(p);
+  }
+
+  void parse_adequacy(Table& t, Line& l, const Location& at) {
+    AdequacyMark a;
+    a.id = l.token();
+    a.at = at;
+    const std::string kind = l.word();
+    auto text = l.quoted();
+    if (a.id.empty() || (kind != "implied" && kind != "open") || !text || !l.done())
+      return error(at, "expected: adequacy <constraint ID> implied|open \"<text>\"");
+    a.kind = kind == "implied" ? AdequacyMark::Kind::kImplied : AdequacyMark::Kind::kOpen;
+    a.text = *text;
+    if (std::none_of(t.constraints.begin(), t.constraints.end(), [&](const Constraint& c) { return c.id == a.id; }))
+      return error(at, "adequacy: '" + a.id + "' is not a constraint of table " + t.name + " declared above");
+    for (const auto& m : t.adequacy)
+      if (m.id == a.id) return error(at, "adequacy: '" + a.id + "' marked twice");
+    t.adequacy.push_back(std::move(a));
   }
 
   // Names resolve to this table's columns or to public values (turned into kPublic nodes).

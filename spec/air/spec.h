@@ -59,6 +59,24 @@ struct Assumption {
   std::string text;
   Location at;
 };
+// `padding [<column>=<value>|<column>=row ...]`: the table is padded to its height with copies
+// of one row, 0 in every column except those named (a constant, or `row`: the row's index).
+struct Padding {
+  std::vector<std::pair<std::string, uint64_t>> fixed;
+  std::vector<std::string> counting;  // = row
+  Location at;
+};
+// `adequacy <constraint ID> implied|open "<text>"`: no negative test violates this constraint
+// alone. implied: zkrv-air-solve proves that the rest of its table implies it (the text says
+// why it stays; the test suite re-asks the solver); open: neither an attack nor a proof is known
+// (the text says what was tried, with the solver's time bound).
+struct AdequacyMark {
+  enum class Kind { kImplied, kOpen };
+  std::string id;
+  Kind kind = Kind::kOpen;
+  std::string text;
+  Location at;
+};
 struct Table {
   std::string name;
   std::string file;
@@ -67,6 +85,8 @@ struct Table {
   std::vector<BusInteraction> buses;
   std::vector<Assumption> assumptions;
   std::vector<std::string> ids;  // every ID in document order
+  std::optional<Padding> padding;
+  std::vector<AdequacyMark> adequacy;
   int column_index(const std::string& name) const;
 };
 struct BusField {

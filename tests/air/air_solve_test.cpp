@@ -7,6 +7,7 @@
 // assume the constraint on the next row), and a row whose zero multiplicity leaves its tuple free.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -78,6 +79,46 @@ TEST(AirSolve, ATableWhoseRowsTheirInteractionsDetermine) {
   EXPECT_EQ(u.verdict, Verdict::kImplied) << air_solve::format(u);
 }
 
+// A padding-row attack (zkrv-air-solve --padding): one row between two zero rows of alu that
+// breaks s_addw_bit and nothing else, with every interaction inactive on it and on the row
+// before. Checked by the spec's evaluator; the trace-level check is the padding-row mutations
+// in tests/air/air_test.cpp. div's one_op has none: two selectors at 1 make a multiplicity of 2.
+TEST(AirSolve, APaddingRowAttackChangesNoInteraction) {
+  const auto& spec = spec::air::embedded_spec();
+  const auto& alu = *spec.table("alu");
+  const auto a = air_solve::padding_attack(spec, "alu", "alu:c:s_addw_bit", generous());
+  ASSERT_EQ(a.verdict, Verdict::kAttack) << air_solve::format(a);
+  std::map<std::string, uint64_t> row;
+  for (const auto& x : a.model) row[x.column] = x.value;
+  auto at = [&](bool prev_zero, bool next_zero) {  // (row, next) with either of them a zero row
+    return [&row, prev_zero, next_zero](const std::string& name, bool next) -> uint64_t {
+      if (next ? next_zero : prev_zero) return 0;
+      const auto it = row.find(name);
+      return it == row.end() ? 0 : it->second;
+    };
+  };
+  for (const auto& c : alu.constraints) {
+    if (c.rows == Rows::kEvery) {
+      const uint64_t v = spec::air::eval(*c.expr, at(false, true));
+      if (c.id == "alu:c:s_addw_bit") EXPECT_NE(v, 0u);
+      else EXPECT_EQ(v, 0u) << c.id;
+    } else if (c.rows == Rows::kTransition) {
+      EXPECT_EQ(spec::air::eval(*c.expr, at(true, false)), 0u) << c.id << " into the row";
+      EXPECT_EQ(spec::air::eval(*c.expr, at(false, true)), 0u) << c.id << " out of the row";
+    }
+  }
+  for (const auto& b : alu.buses) {
+    ASSERT_TRUE(b.mult) << b.id;
+    EXPECT_EQ(spec::air::eval(*b.mult, at(false, true)), 0u) << b.id;
+    EXPECT_EQ(spec::air::eval(*b.mult, at(true, false)), 0u) << b.id << " on the row before";
+  }
+  const auto none = air_solve::padding_attack(spec, "div", "div:c:one_op", generous());
+  EXPECT_EQ(none.verdict, Verdict::kImplied) << air_solve::format(none);
+  EXPECT_NE(air_solve::format(none).find("none"), std::string::npos);
+  EXPECT_EQ(air_solve::padding_attack(spec, "io", "io:c:idx_first", generous()).verdict, Verdict::kUnknown);
+  EXPECT_EQ(air_solve::padding_attack(spec, "byte", "byte:c:value_step", generous()).verdict, Verdict::kUnknown);
+}
+
 // Small hand-made specs whose answers are known, so that a question that assumes too much shows.
 spec::air::Spec small_spec(const std::string& table_doc, bool with_byte_bus) {
   std::vector<spec::air::SourceFile> files = {{"air.md", "```zkrv\nmax_degree 3\n```\n"}, {"t.md", table_doc}};
@@ -143,6 +184,21 @@ TEST(AirSolve, ABusCarriesTheSendersBoundToTheReceiver) {
   EXPECT_EQ(air_solve::implied(two_tables(false, "e + h"), "r", "r:c:b_bit", generous()).verdict, Verdict::kAttack);
   EXPECT_EQ(air_solve::implied(two_tables(true, "e * h"), "r", "r:c:b_bit", generous()).verdict, Verdict::kAttack);
   EXPECT_EQ(air_solve::implied(two_tables(true, "e + h", false), "r", "r:c:b_bit", generous()).verdict, Verdict::kAttack);
+}
+
+// Every `adequacy ID implied` mark in the spec is the solver's: the rest of the table implies the
+// constraint (Air.AdequacyKillRate accepts a survivor only with a mark).
+TEST(AirSolve, EveryImpliedMarkIsProved) {
+  const auto& spec = spec::air::embedded_spec();
+  size_t asked = 0;
+  for (const auto& t : spec.tables)
+    for (const auto& mark : t.adequacy) {
+      if (mark.kind != spec::air::AdequacyMark::Kind::kImplied) continue;
+      const auto a = air_solve::implied(spec, t.name, mark.id, generous());
+      EXPECT_EQ(a.verdict, Verdict::kImplied) << air_solve::format(a);
+      ++asked;
+    }
+  std::printf("%zu implied marks proved\n", asked);
 }
 
 TEST(AirSolve, UnknownNamesAreRefused) {

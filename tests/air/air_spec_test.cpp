@@ -14,6 +14,11 @@ TEST(AirSpec, TheRepositorySpecLoads) {
   EXPECT_EQ(r.spec->max_degree, 3u);
   ASSERT_NE(r.spec->table("cpu"), nullptr);
   EXPECT_GT(r.spec->ids().size(), 30u);
+  const auto& pad = r.spec->table("cpu")->padding;  // padding wr_zero=1 clk=row
+  ASSERT_TRUE(pad);
+  EXPECT_EQ(pad->fixed, (std::vector<std::pair<std::string, uint64_t>>{{"wr_zero", 1}}));
+  EXPECT_EQ(pad->counting, std::vector<std::string>{"clk"});
+  EXPECT_FALSE(r.spec->table("byte")->padding);  // every row fixed by the verifier
 }
 
 TEST(AirSpec, Expressions) {
@@ -69,6 +74,15 @@ TEST(AirSpec, ErrorsNameFileLineAndCause) {
       {head + "bus t:b:x send byte (b) times a\n```\n", 6, "expected 'mult <expression>'"},
       {head + "assume t:a:x no quotes\n```\n", 6, "expected: assume"},
       {head + "frobnicate\n```\n", 6, "unknown statement 'frobnicate'"},
+      {head + "padding c=1\n```\n", 6, "padding: 'c=1' is not <column>=<value>"},
+      {head + "padding a\n```\n", 6, "padding: 'a' is not <column>=<value>"},
+      {head + "padding a=x\n```\n", 6, "the value of 'a' must be a decimal number or 'row'"},
+      {head + "padding a=1 a=row\n```\n", 6, "column 'a' named twice"},
+      {head + "padding\npadding b=1\n```\n", 7, "a second 'padding'"},
+      {head + "adequacy t:c:x implied \"why\"\n```\n", 6, "'t:c:x' is not a constraint of table t declared above"},
+      {head + "constraint t:c:x every: b\nadequacy t:c:x maybe \"why\"\n```\n", 7, "expected: adequacy"},
+      {head + "constraint t:c:x every: b\nadequacy t:c:x open \"a\"\nadequacy t:c:x open \"b\"\n```\n", 8,
+       "marked twice"},
       {head + "constraint t:c:x every: a\n", 6, "unterminated ```zkrv block"},
       {"```zkrv\ncolumn a main field \"a\"\n```\n", 2, "before any 'table'"},
   };

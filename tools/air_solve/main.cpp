@@ -18,12 +18,15 @@ int main(int argc, char** argv) {
                "determined by their bus interactions"};
   std::string table, constraint;
   double timeout = 10;
-  bool no_unique = false, only_unique = false;
+  bool no_unique = false, only_unique = false, padding = false;
   app.add_option("--table", table, "only this table");
   app.add_option("--constraint", constraint, "only this constraint ID (implies its table)");
   app.add_option("--timeout", timeout, "seconds per solver call")->check(CLI::Range(0.01, 3600.0));
   app.add_flag("--no-unique", no_unique, "skip the per-table uniqueness question");
   app.add_flag("--only-unique", only_unique, "ask only the per-table uniqueness question");
+  app.add_flag("--padding", padding,
+               "instead of 'implied?', search a padding row that breaks each constraint alone (every interaction "
+               "inactive, small values): attack, none, or unknown; no uniqueness question");
   CLI11_PARSE(app, argc, argv);
   const auto& spec = zkrv::spec::air::embedded_spec();
   if (!constraint.empty()) {
@@ -48,12 +51,13 @@ int main(int argc, char** argv) {
       for (const auto& c : t.constraints) {
         if (!constraint.empty() && c.id != constraint) continue;
         found = true;
-        const auto a = zkrv::air_solve::implied(spec, t.name, c.id, options);
+        const auto a = padding ? zkrv::air_solve::padding_attack(spec, t.name, c.id, options)
+                               : zkrv::air_solve::implied(spec, t.name, c.id, options);
         ++counts[static_cast<int>(a.verdict)];
         std::printf("%s\n", zkrv::air_solve::format(a).c_str());
         std::fflush(stdout);
       }
-    if (constraint.empty() && !no_unique) {
+    if (constraint.empty() && !no_unique && !padding) {
       std::printf("%s\n", zkrv::air_solve::format(zkrv::air_solve::unique(spec, t.name, options)).c_str());
       std::fflush(stdout);
     }
@@ -63,6 +67,7 @@ int main(int argc, char** argv) {
     return 64;
   }
   if (!only_unique)
-    std::printf("%zu implied, %zu attacks, %zu unknown (timeout %.2f s)\n", counts[0], counts[1], counts[2], timeout);
+    std::printf("%zu %s, %zu attacks, %zu unknown (timeout %.2f s)\n", counts[0], padding ? "none" : "implied", counts[1],
+                counts[2], timeout);
   return 0;
 }

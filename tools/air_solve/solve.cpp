@@ -19,6 +19,8 @@ using spec::air::Table;
 
 const char* const kP = "18446744069414584321";  // 2^64 - 2^32 + 1
 const uint64_t kNoBound = ~uint64_t{0};            // a value anywhere in [0, p)
+const uint64_t kPValue = 0xffffffff00000001ull;
+const uint64_t kHalfP = kPValue / 2;
 
 // The column x of a bit constraint x (x - 1), x (1 - x), (x - 1) x or (1 - x) x; empty otherwise.
 std::string bit_column_name(const Expr& e) {
@@ -122,10 +124,13 @@ class Encoder {
     return r;
   }
 
-  // The exact integer value of e on (local, next).
+  // The exact integer value of e on (local, next). With signed constants, a constant above p/2
+  // is taken as its value minus p (the same field element): small rows give small terms.
   z3::expr term(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next) const {
     switch (e.op) {
-      case Expr::Op::kConst: return ctx_.int_val(std::to_string(e.value).c_str());
+      case Expr::Op::kConst:
+        if (signed_constants_ && e.value > kHalfP) return -ctx_.int_val(std::to_string(kPValue - e.value).c_str());
+        return ctx_.int_val(std::to_string(e.value).c_str());
       case Expr::Op::kColumn: return local.at(static_cast<size_t>(t_.column_index(e.name)));
       case Expr::Op::kNext:
         if (!next) throw std::logic_error("a next-row reference where there is no next row: " + e.name);
@@ -144,6 +149,33 @@ class Encoder {
     throw std::logic_error("unknown expression node");
   }
   z3::expr reduced(const z3::expr& v) const { return z3::mod(v, p_); }
+  void use_signed_constants() { signed_constants_ = true; }
+  // e = 0 mod p on (local, next), stated as e = 0 over the integers where |e| < p can be shown
+  // from the columns' magnitudes (no quotient for the solver to find).
+  z3::expr holds_bounded(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next,
+                         const std::vector<double>& mag_local, const std::vector<double>* mag_next) const {
+    const double m = magnitude(e, mag_local, mag_next);
+    return m < 0x1p62 ? term(e, local, next) == 0 : reduced(term(e, local, next)) == 0;
+  }
+  // An upper bound on |e| with |column| at most its magnitude (constants signed).
+  double magnitude(const Expr& e, const std::vector<double>& local, const std::vector<double>* next) const {
+    switch (e.op) {
+      case Expr::Op::kConst: return static_cast<double>(e.value > kHalfP ? kPValue - e.value : e.value);
+      case Expr::Op::kColumn: return local.at(static_cast<size_t>(t_.column_index(e.name)));
+      case Expr::Op::kNext: return next ? next->at(static_cast<size_t>(t_.column_index(e.name))) : 0x1p64;
+      case Expr::Op::kPublic: return 0x1p64;
+      case Expr::Op::kNeg: return magnitude(*e.args[0], local, next);
+      case Expr::Op::kPow: {
+        double r = 1;
+        for (uint64_t k = 0; k < e.value; ++k) r *= magnitude(*e.args[0], local, next);
+        return r;
+      }
+      case Expr::Op::kAdd:
+      case Expr::Op::kSub: return magnitude(*e.args[0], local, next) + magnitude(*e.args[1], local, next);
+      case Expr::Op::kMul: return magnitude(*e.args[0], local, next) * magnitude(*e.args[1], local, next);
+    }
+    return 0x1p64;
+  }
   z3::expr holds(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next) const {
     return reduced(term(e, local, next)) == 0;
   }
@@ -238,6 +270,7 @@ class Encoder {
   std::map<std::string, z3::expr> publics_;
   std::vector<z3::expr> bounds_;
   Carried carried_;
+  bool signed_constants_ = false;
 };
 
 const Table& find_table(const spec::air::Spec& spec, const std::string& name) {
@@ -387,6 +420,149 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
   return answer;
 }
 
+Answer padding_attack(const spec::air::Spec& spec, const std::string& table, const std::string& id,
+                      const Options& options) {
+  const Table& t = find_table(spec, table);
+  const spec::air::Constraint* target = nullptr;
+  for (const auto& c : t.constraints)
+    if (c.id == id) target = &c;
+  if (!target) throw std::invalid_argument("no constraint " + id + " in table " + table);
+  const auto& tmpl = t.padding;
+  Timer timer;
+  Answer answer{id, Verdict::kUnknown, 0, "a padding row", {}, false, true};
+  if (!tmpl || (target->rows != Rows::kEvery && target->rows != Rows::kTransition)) {
+    answer.scenario = !tmpl ? "no repeated padding row in this table" : "a first- or last-row constraint: a padding row is interior";
+    answer.seconds = timer.seconds();
+    return answer;
+  }
+  std::map<std::string, uint64_t> fixed;
+  for (const auto& [c, v] : tmpl->fixed) fixed[c] = v;
+  const std::set<std::string> counting(tmpl->counting.begin(), tmpl->counting.end());
+  // The support of r grows: the constraint's columns, then its neighbourhood, then every column.
+  std::set<std::string> near;
+  spec::air::names(*target->expr, [&](const std::string& n, bool) { near.insert(n); });
+  std::vector<std::set<std::string>> supports{near};
+  {
+    std::set<std::string> wider = near;
+    for (const auto& c : t.constraints) {
+      bool hit = false;
+      spec::air::names(*c.expr, [&](const std::string& n, bool) { hit = hit || near.count(n); });
+      if (hit) spec::air::names(*c.expr, [&](const std::string& n, bool) { wider.insert(n); });
+    }
+    supports.push_back(wider);
+    std::set<std::string> every;
+    for (const auto& c : t.columns) every.insert(c.name);
+    supports.push_back(every);
+  }
+  const std::string* skip = &target->id;
+  // small values first (|x| <= 4), then up to 2^20; the last question (every column, 2^20) decides "none"
+  std::vector<std::pair<size_t, int>> passes;
+  for (int b : {4, 1 << 20})
+    for (size_t k = 0; k < supports.size(); ++k) passes.emplace_back(k, b);
+  for (size_t q = 0; q < passes.size(); ++q) {
+    const auto [pass, limit] = passes[q];
+    const bool last = q + 1 == passes.size();
+    z3::context ctx;
+    Encoder enc(ctx, spec, t);
+    z3::solver s(ctx);
+    z3::params params(ctx);
+    params.set("timeout", last ? options.timeout_ms : std::min(options.timeout_ms / 4 + 1, 2000u));
+    s.set(params);
+    // the rows before and after r: the template, with the counting columns one apart
+    std::vector<z3::expr> prev, row, next;
+    const z3::expr bound = ctx.int_val(limit);
+    for (const auto& c : t.columns) {
+      if (counting.count(c.name)) {
+        const z3::expr k = ctx.int_const((c.name).c_str());
+        s.add(k >= 1 && k + 1 < ctx.int_val(kP));
+        prev.push_back(k - 1);
+        row.push_back(k);
+        next.push_back(k + 1);
+        continue;
+      }
+      const auto f = fixed.find(c.name);
+      const z3::expr honest = ctx.int_val(std::to_string(f == fixed.end() ? 0 : f->second).c_str());
+      prev.push_back(honest);
+      next.push_back(honest);
+      if (c.kind == spec::air::ColumnKind::kPreprocessed || !supports[pass].count(c.name)) {
+        row.push_back(honest);
+      } else {
+        const z3::expr x = ctx.int_const(c.name.c_str());  // signed: its field value is x mod p
+        s.add(x >= -bound && x <= bound);
+        row.push_back(x);
+      }
+    }
+    // how large each value can be, so that a small expression is asked to be 0, not 0 mod p
+    std::vector<double> mag_prev, mag_row;
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+      const bool count = counting.count(t.columns[i].name) != 0;
+      const auto f = fixed.find(t.columns[i].name);
+      const double honest = f == fixed.end() ? 0 : static_cast<double>(f->second);
+      mag_prev.push_back(count ? 0x1p64 : honest);
+      mag_row.push_back(count ? 0x1p64 : row[i].is_numeral() ? honest : limit);
+    }
+    const std::vector<double>& mag_next = mag_prev;
+    auto all = [&](Rows rows, const std::string* except, const std::vector<z3::expr>& local,
+                   const std::vector<double>& ml, const std::vector<z3::expr>* nx, const std::vector<double>* mn) {
+      z3::expr a = ctx.bool_val(true);
+      for (const auto& c : t.constraints) {
+        if (c.rows != rows || (except && c.id == *except)) continue;
+        a = a && enc.holds_bounded(*c.expr, local, nx, ml, mn);
+        if (const int b = enc.bit_column(*c.expr); b >= 0) a = a && (local[b] == 0 || local[b] == 1);
+      }
+      return a;
+    };
+    enc.use_signed_constants();
+    s.add(all(Rows::kEvery, skip, row, mag_row, nullptr, nullptr));
+    s.add(all(Rows::kTransition, skip, prev, mag_prev, &row, &mag_row));
+    s.add(all(Rows::kTransition, skip, row, mag_row, &next, &mag_next));
+    s.add(all(Rows::kEvery, nullptr, prev, mag_prev, nullptr, nullptr));
+    s.add(all(Rows::kEvery, nullptr, next, mag_next, nullptr, nullptr));
+    for (const auto& b : t.buses) {
+      if (!b.mult) throw std::logic_error(b.id + ": an interaction on every row in a table with padding rows");
+      s.add(enc.holds_bounded(*b.mult, prev, &row, mag_prev, &mag_row));
+      s.add(enc.holds_bounded(*b.mult, row, &next, mag_row, &mag_next));
+    }
+    s.add(enc.domain());  // the public values
+    if (target->rows == Rows::kEvery) s.add(!enc.holds_bounded(*target->expr, row, nullptr, mag_row, nullptr));
+    else
+      s.add(!enc.holds_bounded(*target->expr, prev, &row, mag_prev, &mag_row) ||
+            !enc.holds_bounded(*target->expr, row, &next, mag_row, &mag_next));
+    z3::check_result res = s.check();
+    if (res == z3::sat) {
+      // fewer changed columns read better as a mutation: put each back to the template while
+      // the rest still breaks the constraint alone
+      z3::model m = s.get_model();
+      z3::expr_vector kept(ctx);
+      params.set("timeout", 1000u);
+      s.set(params);
+      for (size_t i = 0; i < t.columns.size(); ++i) {
+        if (counting.count(t.columns[i].name) || !row[i].is_const() || row[i].is_numeral()) continue;
+        const z3::expr back = z3::mod(row[i], ctx.int_val(kP)) == z3::mod(prev[i], ctx.int_val(kP));
+        if (m.eval(back, true).is_true()) continue;
+        kept.push_back(back);
+        if (s.check(kept) == z3::sat) m = s.get_model();
+        else kept.pop_back();
+      }
+      for (size_t i = 0; i < t.columns.size(); ++i) {
+        const auto& c = t.columns[i];
+        if (counting.count(c.name)) continue;
+        const auto f = fixed.find(c.name);
+        const uint64_t honest = f == fixed.end() ? 0 : f->second;
+        const std::string d = m.eval(z3::mod(row[i], ctx.int_val(kP)), true).get_decimal_string(0);
+        const uint64_t v = std::stoull(d);
+        if (v != honest) answer.model.push_back({c.name, v, show(d)});
+      }
+      answer.verdict = Verdict::kAttack;
+      answer.seconds = timer.seconds();
+      return answer;
+    }
+    if (res == z3::unsat && last) answer.verdict = Verdict::kImplied;
+  }
+  answer.seconds = timer.seconds();
+  return answer;
+}
+
 Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const Options& options) {
   const Table& t = find_table(spec, table);
   Timer timer;
@@ -454,7 +630,7 @@ Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const O
 
 std::string format(const Answer& a) {
   std::ostringstream o;
-  o << a.id << "  " << verdict_name(a.verdict);
+  o << a.id << "  " << (a.padding && a.verdict == Verdict::kImplied ? "none" : verdict_name(a.verdict));
   o.setf(std::ios::fixed);
   o.precision(2);
   o << " (" << a.seconds << " s)";
@@ -462,7 +638,11 @@ std::string format(const Answer& a) {
     o << ": " << a.scenario << ";";
     for (const auto& v : a.model) o << ' ' << v.column << '=' << v.shown;
   } else if (a.verdict == Verdict::kUnknown) {
-    o << ": no answer within the time bound (" << a.scenario << ")";
+    o << ": " << (a.scenario.find("padding row is") != std::string::npos || a.scenario.find("no repeated") != std::string::npos
+                      ? a.scenario
+                      : "no answer within the time bound (" + a.scenario + ")");
+  } else if (a.padding) {
+    o << ": no padding row breaks it alone";
   }
   return o.str();
 }

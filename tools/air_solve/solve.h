@@ -51,6 +51,7 @@ struct Answer {
   std::string scenario;             // which row position the answer is about
   std::vector<Assignment> model;    // kAttack: the nonzero values of the counterexample (the rest are 0)
   bool violate_next = false;        // kAttack: the violating row is the next row r' (the last row)
+  bool padding = false;             // an answer of padding_attack: kImplied there means "no such row"
 };
 
 struct Options {
@@ -60,6 +61,20 @@ struct Options {
 // Is constraint `id` of `table` implied by the table's other constraints (see above)?
 // Throws std::invalid_argument for an unknown table or constraint.
 Answer implied(const spec::air::Spec& spec, const std::string& table, const std::string& id, const Options& options);
+
+// A padding-row attack on constraint `id` (an every-row or transition constraint): one row r of
+// small values (each an integer in [-2^20, 2^20], taken mod p) between two padding rows, with
+// every interaction of r and of the row before it inactive (multiplicity 0: no bus changes),
+// that satisfies every other every-row constraint and the transitions into and out of it, and
+// breaks the constraint. A padding row is the table's `padding` statement (spec.h). kAttack: the
+// model lists r's columns that differ from the template (a trace mutation: set them on an
+// interior padding row); kImplied: no such row (not a proof that the constraint is implied:
+// only that it has no attack of this shape); kUnknown: no answer in time. First the columns
+// the constraint names are free, then those of the constraints that share a column with it,
+// then all.
+Answer padding_attack(const spec::air::Spec& spec, const std::string& table, const std::string& id,
+                      const Options& options);
+
 
 struct Uniqueness {
   std::string table;
