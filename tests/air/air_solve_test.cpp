@@ -119,6 +119,65 @@ TEST(AirSolve, APaddingRowAttackChangesNoInteraction) {
   EXPECT_EQ(air_solve::padding_attack(spec, "byte", "byte:c:value_step", generous()).verdict, Verdict::kUnknown);
 }
 
+// zkrv-air-solve --at: three consecutive real rows of fib's mem table (the middle one a file byte
+// that is 0). The solver changes the middle row so that from_file_bit alone breaks, with the
+// interactions of the row and of the row before it kept (its image lookup may be counted
+// again: a lookup's count is the table's multiplicity column). Checked by the spec's evaluator.
+// real_bit has no such change: is_real is the multiplicity of every interaction.
+TEST(AirSolve, ARealRowChangedSoThatOneConstraintAloneBreaks) {
+  const auto& spec = spec::air::embedded_spec();
+  const auto& mem = *spec.table("mem");
+  auto row_of = [&](const std::map<std::string, uint64_t>& v) {
+    std::vector<uint64_t> r(mem.columns.size(), 0);
+    for (const auto& [c, x] : v) r.at(static_cast<size_t>(mem.column_index(c))) = x;
+    return r;
+  };
+  const std::map<std::string, uint64_t> common = {{"is_real", 1}, {"from_file", 1}, {"start", 77824},
+                                                  {"file_end", 78944}, {"end", 78944}};
+  auto with = [&](std::map<std::string, uint64_t> v) {
+    v.insert(common.begin(), common.end());
+    return row_of(v);
+  };
+  air_solve::TraceRows rows;
+  rows.prev = with({{"addr", 77840}, {"init", 10}, {"fin_ts", 8299}, {"fin_v", 10}, {"lo0", 16}, {"hi0", 1103}, {"fd0", 1103}});
+  rows.row = with({{"addr", 77841}, {"fin_ts", 8379}, {"lo0", 17}, {"hi0", 1102}, {"fd0", 1102}, {"gap0", 250}});
+  rows.next = with({{"addr", 78092}, {"init", 124}, {"fin_ts", 6111}, {"fin_v", 124}, {"lo0", 268}, {"hi0", 851}, {"fd0", 851}});
+  const auto a = air_solve::row_attack(spec, "mem", "mem:c:from_file_bit", rows, generous());
+  ASSERT_EQ(a.verdict, Verdict::kAttack) << air_solve::format(a);
+  std::vector<uint64_t> changed = rows.row;
+  for (const auto& x : a.model) changed.at(static_cast<size_t>(mem.column_index(x.column))) = x.value;
+  auto at = [&](const std::vector<uint64_t>& local, const std::vector<uint64_t>& next) {
+    return [&, local, next](const std::string& name, bool nx) -> uint64_t {
+      return (nx ? next : local).at(static_cast<size_t>(mem.column_index(name)));
+    };
+  };
+  for (const auto& c : mem.constraints) {
+    if (c.rows == Rows::kEvery) {
+      const uint64_t v = spec::air::eval(*c.expr, at(changed, *rows.next));
+      if (c.id == "mem:c:from_file_bit") EXPECT_NE(v, 0u);
+      else EXPECT_EQ(v, 0u) << c.id;
+    } else if (c.rows == Rows::kTransition) {
+      EXPECT_EQ(spec::air::eval(*c.expr, at(*rows.prev, changed)), 0u) << c.id << " into the row";
+      EXPECT_EQ(spec::air::eval(*c.expr, at(changed, *rows.next)), 0u) << c.id << " out of the row";
+    }
+  }
+  for (const auto& b : mem.buses) {
+    const uint64_t m0 = b.mult ? spec::air::eval(*b.mult, at(rows.row, *rows.next)) : 1;
+    const uint64_t m1 = b.mult ? spec::air::eval(*b.mult, at(changed, *rows.next)) : 1;
+    if (b.bus == "image") continue;  // a lookup: counted by the image table's multiplicity column
+    EXPECT_EQ(m0, m1) << b.id;
+    for (const auto& el : b.tuple) {
+      const uint64_t v0 = spec::air::eval(*el, at(rows.row, *rows.next)), v1 = spec::air::eval(*el, at(changed, *rows.next));
+      if (b.bus == "range16") EXPECT_LT(v1, 65536u) << b.id;
+      else EXPECT_EQ(v0, v1) << b.id;
+    }
+  }
+  const auto none = air_solve::row_attack(spec, "mem", "mem:c:real_bit", rows, generous());
+  EXPECT_EQ(none.verdict, Verdict::kImplied) << air_solve::format(none);
+  rows.row.pop_back();
+  EXPECT_THROW(air_solve::row_attack(spec, "mem", "mem:c:real_bit", rows, generous()), std::invalid_argument);
+}
+
 // Small hand-made specs whose answers are known, so that a question that assumes too much shows.
 spec::air::Spec small_spec(const std::string& table_doc, bool with_byte_bus) {
   std::vector<spec::air::SourceFile> files = {{"air.md", "```zkrv\nmax_degree 3\n```\n"}, {"t.md", table_doc}};

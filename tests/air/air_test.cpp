@@ -3650,6 +3650,49 @@ std::vector<Mutation> all_mutations() {
                    return true;
                  }});
   }
+  // Real rows changed so that one constraint alone breaks, every interaction of the row and of
+  // the row before it kept (a lookup's count recounted): values from `zkrv-air-solve --at` on
+  // the rows of these programs. Each shows a column that only that constraint pins there.
+  struct Changed {
+    const char* id;
+    Mutation::Base base;
+    const char* table;
+    size_t row;
+    std::vector<std::pair<const char*, uint64_t>> set;
+    const char* what;
+  };
+  using B = Mutation::Base;
+  for (const Changed& c : std::vector<Changed>{
+           {"syscall:c:mvz_inv", B::kSys, "syscall", 0, {{"mvinv", 13835058052060938242ull}}, "a read's mvinv one more"},
+           {"syscall:c:opos_next", B::kSys, "syscall", 1, {{"opos", P - 4}}, "a read's output position −4 (a read moves no output)"},
+           {"syscall:c:count1", B::kSys, "syscall", 3, {{"d1", 1}, {"short", 1}, {"shinv", 1}},
+            "a read after the end with a shortfall of 2^16 in its limb 1 (short set to match)"},
+           {"syscall:c:count2", B::kSys, "syscall", 3, {{"d2", 1}, {"short", 1}, {"shinv", 1}},
+            "a read after the end with a shortfall of 2^32 in its limb 2 (short set to match)"},
+           {"syscall:c:count3", B::kSys, "syscall", 3, {{"d3", 1}, {"short", 1}, {"shinv", 1}},
+            "a read after the end with a shortfall of 2^48 in its limb 3 (short set to match)"},
+           {"io:c:next_opos", B::kSys, "io", 0, {{"opos", P - 4}}, "a read group's first byte at output position −4 (a read moves no output)"},
+           {"div:c:ov_def", B::kDiv, "div", 0, {{"ovinv", 4610241012517959080ull}}, "a division's ovinv changed"},
+           {"div:c:dz_def", B::kDiv, "div", 0, {{"dzinv", 2635249152773512050ull}}, "a division's dzinv changed"},
+           {"cpu:c:adder_s3", B::kMem, "cpu", 3, {{"c3", 1}}, "a store's address adder with a carry out of its top limb"},
+           {"cpu:c:f_store_bit", B::kMem, "cpu", 24,
+            {{"insn", P - 32}, {"b0", P - 32}, {"f_load", 1}, {"f_store", P - 1}, {"a_v0", P - 1048576}, {"a_v1", P - 1048575},
+             {"a_v2", 1}, {"a_v3", 1048576}, {"b_v1", 65280}, {"s2", P - 1}, {"s3", 1}, {"sb3", 255}},
+            "the padding row after the exit with f_load = 1, f_store = −1 (their interactions cancel)"},
+           {"cpu:c:f_load_bit", B::kMem, "cpu", 24,
+            {{"insn", 32}, {"b0", 32}, {"f_load", P - 1}, {"f_store", 1}, {"a_v0", 1048576}, {"a_v1", 1048575},
+             {"a_v2", P - 1}, {"a_v3", P - 1048576}, {"b_v1", P - 65280}, {"s2", 1}, {"s3", P - 1}, {"sb3", P - 255}},
+            "the padding row after the exit with f_load = −1, f_store = 1 (the f_store attack negated)"},
+       })
+    m.push_back({c.id, std::string(c.what) + " (row " + std::to_string(c.row) + " of " + c.table + ")",
+                 [c](AirTrace& t) {
+                   auto& tt = t.table(c.table);
+                   if (c.row >= tt.height()) return false;
+                   for (const auto& [col, v] : c.set) tt.rows[c.row][tt.col(col)] = v;
+                   count_lookups(t);
+                   return true;
+                 },
+                 c.base});
   return m;
 }
 

@@ -8,6 +8,8 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "spec/air/embedded.h"
@@ -19,6 +21,7 @@ int main(int argc, char** argv) {
   std::string table, constraint;
   double timeout = 10;
   bool no_unique = false, only_unique = false, padding = false;
+  std::string at;
   app.add_option("--table", table, "only this table");
   app.add_option("--constraint", constraint, "only this constraint ID (implies its table)");
   app.add_option("--timeout", timeout, "seconds per solver call")->check(CLI::Range(0.01, 3600.0));
@@ -27,6 +30,10 @@ int main(int argc, char** argv) {
   app.add_flag("--padding", padding,
                "instead of 'implied?', search a padding row that breaks each constraint alone (every interaction "
                "inactive, small values): attack, none, or unknown; no uniqueness question");
+  app.add_option("--at", at,
+                 "instead of 'implied?', change the real row in FILE (lines 'prev', 'row', 'next': the values in column "
+                 "order; 'public NAME=V ...') so that it breaks --constraint alone with its interactions unchanged")
+      ->check(CLI::ExistingFile);
   CLI11_PARSE(app, argc, argv);
   const auto& spec = zkrv::spec::air::embedded_spec();
   if (!constraint.empty()) {
@@ -41,6 +48,59 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "zkrv-air-solve: no table '%s'\n", table.c_str());
     return 64;
   }
+  zkrv::air_solve::TraceRows rows;
+  if (!at.empty()) {
+    if (constraint.empty() || padding) {
+      std::fprintf(stderr, "zkrv-air-solve: --at needs --constraint, and not --padding\n");
+      return 64;
+    }
+    std::ifstream in(at);
+    std::string line;
+    size_t n = 0;
+    while (std::getline(in, line)) {
+      ++n;
+      std::istringstream ls(line);
+      std::string kind;
+      if (!(ls >> kind) || kind[0] == '#') continue;
+      if (kind == "public") {
+        for (std::string kv; ls >> kv;) {
+          const auto eq = kv.find('=');
+          if (eq == std::string::npos) {
+            std::fprintf(stderr, "zkrv-air-solve: %s:%zu: expected NAME=VALUE, not '%s'\n", at.c_str(), n, kv.c_str());
+            return 64;
+          }
+          try {
+            rows.publics.emplace_back(kv.substr(0, eq), std::stoull(kv.substr(eq + 1)));
+          } catch (const std::exception&) {
+            std::fprintf(stderr, "zkrv-air-solve: %s:%zu: '%s' is not a number\n", at.c_str(), n, kv.c_str() + eq + 1);
+            return 64;
+          }
+        }
+        continue;
+      }
+      std::vector<uint64_t> values;
+      for (std::string v; ls >> v;) {
+        if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos) {
+          std::fprintf(stderr, "zkrv-air-solve: %s:%zu: '%s' is not a number\n", at.c_str(), n, v.c_str());
+          return 64;
+        }
+        try {
+          values.push_back(std::stoull(v));
+        } catch (const std::exception&) {
+          std::fprintf(stderr, "zkrv-air-solve: %s:%zu: '%s' is out of range\n", at.c_str(), n, v.c_str());
+          return 64;
+        }
+      }
+      if (kind == "prev") rows.prev = values;
+      else if (kind == "row") rows.row = values;
+      else if (kind == "next") rows.next = values;
+      else {
+        std::fprintf(stderr, "zkrv-air-solve: %s:%zu: a line starts with prev, row, next or public, not '%s'\n", at.c_str(), n,
+                     kind.c_str());
+        return 64;
+      }
+    }
+  }
   zkrv::air_solve::Options options;
   options.timeout_ms = static_cast<unsigned>(timeout * 1000);
   size_t counts[3] = {0, 0, 0};
@@ -51,13 +111,20 @@ int main(int argc, char** argv) {
       for (const auto& c : t.constraints) {
         if (!constraint.empty() && c.id != constraint) continue;
         found = true;
-        const auto a = padding ? zkrv::air_solve::padding_attack(spec, t.name, c.id, options)
-                               : zkrv::air_solve::implied(spec, t.name, c.id, options);
+        zkrv::air_solve::Answer a;
+        try {
+          a = !at.empty() ? zkrv::air_solve::row_attack(spec, t.name, c.id, rows, options)
+              : padding   ? zkrv::air_solve::padding_attack(spec, t.name, c.id, options)
+                          : zkrv::air_solve::implied(spec, t.name, c.id, options);
+        } catch (const std::invalid_argument& e) {
+          std::fprintf(stderr, "zkrv-air-solve: %s: %s\n", at.c_str(), e.what());
+          return 64;
+        }
         ++counts[static_cast<int>(a.verdict)];
         std::printf("%s\n", zkrv::air_solve::format(a).c_str());
         std::fflush(stdout);
       }
-    if (constraint.empty() && !no_unique && !padding) {
+    if (constraint.empty() && !no_unique && !padding && at.empty()) {
       std::printf("%s\n", zkrv::air_solve::format(zkrv::air_solve::unique(spec, t.name, options)).c_str());
       std::fflush(stdout);
     }
@@ -67,7 +134,7 @@ int main(int argc, char** argv) {
     return 64;
   }
   if (!only_unique)
-    std::printf("%zu %s, %zu attacks, %zu unknown (timeout %.2f s)\n", counts[0], padding ? "none" : "implied", counts[1],
+    std::printf("%zu %s, %zu attacks, %zu unknown (timeout %.2f s)\n", counts[0], padding || !at.empty() ? "none" : "implied", counts[1],
                 counts[2], timeout);
   return 0;
 }

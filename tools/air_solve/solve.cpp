@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <set>
@@ -235,13 +236,31 @@ class Encoder {
     for (size_t i = 0; i < t_.constraints.size(); ++i) {
       const auto& c = t_.constraints[i];
       if (c.rows != rows || (skip && c.id == *skip) || (only && !(*only)[i])) continue;
-      all = all && holds(*c.expr, local, next);
+      all = all && holds(*c.expr, local, next) && some_factor_zero(*c.expr, local, next);
       if (const int b = bit_column(*c.expr); b >= 0) {
         const z3::expr& x = local[static_cast<size_t>(b)];
         all = all && (x == 0 || x == 1);
       }
     }
     return all;
+  }
+
+  // A product is 0 in the field only if one of its factors is (p is prime): for a constraint
+  // whose top is a product, the disjunction over its factors, the same fact in the form the
+  // solver case-splits on (integer arithmetic mod p does not know that p has no divisors).
+  z3::expr some_factor_zero(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next,
+                            const std::vector<double>* ml = nullptr, const std::vector<double>* mn = nullptr) const {
+    std::vector<const Expr*> factors;
+    std::function<void(const Expr&)> flatten = [&](const Expr& x) {
+      if (x.op == Expr::Op::kMul) flatten(*x.args[0]), flatten(*x.args[1]);
+      else if (x.op == Expr::Op::kNeg) flatten(*x.args[0]);
+      else factors.push_back(&x);
+    };
+    flatten(e);
+    if (factors.size() < 2) return ctx_.bool_val(true);
+    z3::expr any = ctx_.bool_val(false);
+    for (const Expr* f : factors) any = any || (ml ? holds_bounded(*f, local, next, *ml, mn) : holds(*f, local, next));
+    return any;
   }
 
   // The column of a bit constraint (bit_column_name); -1 otherwise.
@@ -360,18 +379,40 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
     for (const auto& el : t.buses[i].tuple) hit = hit || mentions(*el);
     near_b[i] = hit;
   }
+  // Before them, the few smallest neighbours alone (a definition and its inverse often settle a
+  // bit between them): the k neighbouring constraints with the fewest columns, k = 1..6, no
+  // lookups, at most 0.2 s each.
+  std::vector<size_t> by_size;
+  for (size_t i = 0; i < t.constraints.size(); ++i)
+    if (near_c[i] && t.constraints[i].id != target->id) by_size.push_back(i);
+  auto width = [&](size_t i) {
+    std::set<std::string> cols;
+    spec::air::names(*t.constraints[i].expr, [&](const std::string& n, bool) { cols.insert(n); });
+    return cols.size();
+  };
+  std::stable_sort(by_size.begin(), by_size.end(), [&](size_t a, size_t b) { return width(a) < width(b); });
+  std::vector<std::vector<bool>> few_c;
+  for (size_t k = 1; k <= std::min<size_t>(6, by_size.size()); ++k) {
+    std::vector<bool> pick(t.constraints.size(), false);
+    for (size_t j = 0; j < k; ++j) pick[by_size[j]] = true;
+    few_c.push_back(pick);
+  }
+  const std::vector<bool> no_b(t.buses.size(), false);
   bool unknown = false;
   for (const Scenario& sc : scenarios) {
     bool settled = false;
-    for (int pass = 0; pass < 2 && !settled; ++pass) {
-      const std::vector<bool>* oc = pass == 0 ? &near_c : nullptr;
-      const std::vector<bool>* ob = pass == 0 ? &near_b : nullptr;
+    const int first_pass = -static_cast<int>(few_c.size());
+    for (int pass = first_pass; pass < 2 && !settled; ++pass) {
+      const std::vector<bool>* oc = pass < 0 ? &few_c[static_cast<size_t>(pass - first_pass)] : pass == 0 ? &near_c : nullptr;
+      const std::vector<bool>* ob = pass < 0 ? &no_b : pass == 0 ? &near_b : nullptr;
       z3::context ctx;
       Encoder enc(ctx, spec, t, carried_bounds(spec, table, &target->id));
       const auto r = enc.row(""), n = enc.row("'");
       z3::solver s(ctx);
       z3::params params(ctx);
-      params.set("timeout", pass == 0 ? std::min(options.timeout_ms / 4 + 1, 2000u) : options.timeout_ms);
+      params.set("timeout", pass < 0 ? std::min(options.timeout_ms / 4 + 1, 200u)
+                            : pass == 0 ? std::min(options.timeout_ms / 4 + 1, 2000u)
+                                        : options.timeout_ms);
       s.set(params);
       const std::string* skip = &target->id;
       const std::vector<z3::expr>& bad = sc.violate_next ? n : r;  // the row that breaks C
@@ -420,27 +461,41 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
   return answer;
 }
 
-Answer padding_attack(const spec::air::Spec& spec, const std::string& table, const std::string& id,
-                      const Options& options) {
-  const Table& t = find_table(spec, table);
-  const spec::air::Constraint* target = nullptr;
-  for (const auto& c : t.constraints)
-    if (c.id == id) target = &c;
-  if (!target) throw std::invalid_argument("no constraint " + id + " in table " + table);
-  const auto& tmpl = t.padding;
+namespace {
+
+// The buses whose receiver is a fixed table with a multiplicity column (count_lookups).
+bool is_lookup(const std::string& bus) {
+  for (const char* b : {"byte", "range16", "and8", "program", "segment", "image", "pow2"})
+    if (bus == b) return true;
+  return false;
+}
+
+int64_t signed_value(uint64_t v) { return v > kHalfP ? -static_cast<int64_t>(kPValue - v) : static_cast<int64_t>(v); }
+
+// The honest rows around the row to change: prev, row, next (absent: the row is the first or
+// the last), and the columns that count rows (the padding template's `row`: prev, row and next
+// hold k − 1, k, k + 1 for a free k).
+struct Honest {
+  std::optional<std::vector<uint64_t>> prev, next;
+  std::vector<uint64_t> row;
+  std::set<size_t> counting;
+  std::map<std::string, uint64_t> publics;  // fixed public values; the rest are free
+};
+
+// One row r in place of the honest row h: r = h + x column by column (x small and signed, 0
+// outside the support), with every interaction of r and of the row before it what it was for h
+// (the same multiplicity, and the same tuple where that is not 0), every other constraint that
+// applies there holding, and `target` broken. kImplied: no such r (among small changes).
+Answer witness_attack(const spec::air::Spec& spec, const Table& t, const spec::air::Constraint& target,
+                      const Honest& h, const Options& options, Answer answer) {
   Timer timer;
-  Answer answer{id, Verdict::kUnknown, 0, "a padding row", {}, false, true};
-  if (!tmpl || (target->rows != Rows::kEvery && target->rows != Rows::kTransition)) {
-    answer.scenario = !tmpl ? "no repeated padding row in this table" : "a first- or last-row constraint: a padding row is interior";
-    answer.seconds = timer.seconds();
+  if ((target.rows == Rows::kFirst && h.prev) || (target.rows == Rows::kLast && h.next)) {
+    answer.scenario = target.rows == Rows::kFirst ? "a first-row constraint: the row is not the first"
+                                                  : "a last-row constraint: the row is not the last";
     return answer;
   }
-  std::map<std::string, uint64_t> fixed;
-  for (const auto& [c, v] : tmpl->fixed) fixed[c] = v;
-  const std::set<std::string> counting(tmpl->counting.begin(), tmpl->counting.end());
-  // The support of r grows: the constraint's columns, then its neighbourhood, then every column.
   std::set<std::string> near;
-  spec::air::names(*target->expr, [&](const std::string& n, bool) { near.insert(n); });
+  spec::air::names(*target.expr, [&](const std::string& n, bool) { near.insert(n); });
   std::vector<std::set<std::string>> supports{near};
   {
     std::set<std::string> wider = near;
@@ -454,11 +509,12 @@ Answer padding_attack(const spec::air::Spec& spec, const std::string& table, con
     for (const auto& c : t.columns) every.insert(c.name);
     supports.push_back(every);
   }
-  const std::string* skip = &target->id;
-  // small values first (|x| <= 4), then up to 2^20; the last question (every column, 2^20) decides "none"
+  const std::string* skip = &target.id;
+  // small changes first (|x| <= 4), then up to 2^20; the last question (every column, 2^20) decides "none"
   std::vector<std::pair<size_t, int>> passes;
   for (int b : {4, 1 << 20})
     for (size_t k = 0; k < supports.size(); ++k) passes.emplace_back(k, b);
+  auto constant = [](z3::context& ctx, uint64_t v) { return ctx.int_val(static_cast<int64_t>(signed_value(v))); };
   for (size_t q = 0; q < passes.size(); ++q) {
     const auto [pass, limit] = passes[q];
     const bool last = q + 1 == passes.size();
@@ -468,99 +524,181 @@ Answer padding_attack(const spec::air::Spec& spec, const std::string& table, con
     z3::params params(ctx);
     params.set("timeout", last ? options.timeout_ms : std::min(options.timeout_ms / 4 + 1, 2000u));
     s.set(params);
-    // the rows before and after r: the template, with the counting columns one apart
-    std::vector<z3::expr> prev, row, next;
+    std::vector<z3::expr> prev, honest, row, next;
+    std::vector<double> mag_prev, mag_honest, mag_row, mag_next;
     const z3::expr bound = ctx.int_val(limit);
-    for (const auto& c : t.columns) {
-      if (counting.count(c.name)) {
-        const z3::expr k = ctx.int_const((c.name).c_str());
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+      const auto& c = t.columns[i];
+      if (h.counting.count(i)) {
+        const z3::expr k = ctx.int_const(c.name.c_str());
         s.add(k >= 1 && k + 1 < ctx.int_val(kP));
-        prev.push_back(k - 1);
-        row.push_back(k);
-        next.push_back(k + 1);
+        prev.push_back(k - 1), honest.push_back(k), row.push_back(k), next.push_back(k + 1);
+        for (auto* m : {&mag_prev, &mag_honest, &mag_row, &mag_next}) m->push_back(0x1p64);
         continue;
       }
-      const auto f = fixed.find(c.name);
-      const z3::expr honest = ctx.int_val(std::to_string(f == fixed.end() ? 0 : f->second).c_str());
-      prev.push_back(honest);
-      next.push_back(honest);
+      auto mag = [](uint64_t v) { return std::fabs(static_cast<double>(signed_value(v))); };
+      prev.push_back(constant(ctx, h.prev ? (*h.prev)[i] : 0)), mag_prev.push_back(h.prev ? mag((*h.prev)[i]) : 0);
+      next.push_back(constant(ctx, h.next ? (*h.next)[i] : 0)), mag_next.push_back(h.next ? mag((*h.next)[i]) : 0);
+      const z3::expr hv = constant(ctx, h.row[i]);
+      honest.push_back(hv), mag_honest.push_back(mag(h.row[i]));
       if (c.kind == spec::air::ColumnKind::kPreprocessed || !supports[pass].count(c.name)) {
-        row.push_back(honest);
+        row.push_back(hv), mag_row.push_back(mag(h.row[i]));
       } else {
-        const z3::expr x = ctx.int_const(c.name.c_str());  // signed: its field value is x mod p
+        const z3::expr x = ctx.int_const(c.name.c_str());  // the change: the field value is h + x mod p
         s.add(x >= -bound && x <= bound);
-        row.push_back(x);
+        row.push_back(hv + x);
+        mag_row.push_back(mag(h.row[i]) + limit);
       }
     }
-    // how large each value can be, so that a small expression is asked to be 0, not 0 mod p
-    std::vector<double> mag_prev, mag_row;
-    for (size_t i = 0; i < t.columns.size(); ++i) {
-      const bool count = counting.count(t.columns[i].name) != 0;
-      const auto f = fixed.find(t.columns[i].name);
-      const double honest = f == fixed.end() ? 0 : static_cast<double>(f->second);
-      mag_prev.push_back(count ? 0x1p64 : honest);
-      mag_row.push_back(count ? 0x1p64 : row[i].is_numeral() ? honest : limit);
-    }
-    const std::vector<double>& mag_next = mag_prev;
     auto all = [&](Rows rows, const std::string* except, const std::vector<z3::expr>& local,
                    const std::vector<double>& ml, const std::vector<z3::expr>* nx, const std::vector<double>* mn) {
       z3::expr a = ctx.bool_val(true);
       for (const auto& c : t.constraints) {
         if (c.rows != rows || (except && c.id == *except)) continue;
-        a = a && enc.holds_bounded(*c.expr, local, nx, ml, mn);
+        a = a && enc.holds_bounded(*c.expr, local, nx, ml, mn) && enc.some_factor_zero(*c.expr, local, nx, &ml, mn);
         if (const int b = enc.bit_column(*c.expr); b >= 0) a = a && (local[b] == 0 || local[b] == 1);
       }
       return a;
     };
     enc.use_signed_constants();
+    const bool first = !h.prev, final = !h.next;
     s.add(all(Rows::kEvery, skip, row, mag_row, nullptr, nullptr));
-    s.add(all(Rows::kTransition, skip, prev, mag_prev, &row, &mag_row));
-    s.add(all(Rows::kTransition, skip, row, mag_row, &next, &mag_next));
-    s.add(all(Rows::kEvery, nullptr, prev, mag_prev, nullptr, nullptr));
-    s.add(all(Rows::kEvery, nullptr, next, mag_next, nullptr, nullptr));
+    if (h.prev) s.add(all(Rows::kTransition, skip, prev, mag_prev, &row, &mag_row));
+    if (h.next) s.add(all(Rows::kTransition, skip, row, mag_row, &next, &mag_next));
+    if (first) s.add(all(Rows::kFirst, skip, row, mag_row, h.next ? &next : &row, h.next ? &mag_next : &mag_row));
+    if (final) s.add(all(Rows::kLast, skip, row, mag_row, nullptr, nullptr));
+    // every interaction of r, and of the row before it, as it was for h
+    auto same = [&](const spec::air::BusInteraction& b, const std::vector<z3::expr>& l0, const std::vector<double>& m0,
+                    const std::vector<z3::expr>* n0, const std::vector<double>* mn0, const std::vector<z3::expr>& l1,
+                    const std::vector<double>& m1, const std::vector<z3::expr>* n1, const std::vector<double>* mn1) {
+      auto value = [&](const Expr& e, const std::vector<z3::expr>& l, const std::vector<double>& m,
+                       const std::vector<z3::expr>* n, const std::vector<double>* mn) {
+        const z3::expr v = enc.term(e, l, n);
+        return enc.magnitude(e, m, mn) < 0x1p62 ? v : enc.reduced(v);
+      };
+      const z3::expr m_h = b.mult ? value(*b.mult, l0, m0, n0, mn0) : ctx.int_val(1);
+      const z3::expr m_r = b.mult ? value(*b.mult, l1, m1, n1, mn1) : ctx.int_val(1);
+      if (is_lookup(b.bus) && b.send) {
+        // a lookup's count is the fixed table's multiplicity column, which counts whatever is
+        // sent: the multiplicity may change; what is sent must be in the table (a byte, a
+        // 16-bit value, or a tuple that h sends: it is there)
+        z3::expr a = ctx.bool_val(true);
+        const uint64_t k = b.bus == "byte" ? 256 : b.bus == "range16" ? 65536 : 0;
+        for (const auto& el : b.tuple) {
+          const z3::expr v = enc.reduced(value(*el, l1, m1, n1, mn1));
+          a = a && z3::implies(enc.reduced(m_r) != 0,
+                               k ? v < ctx.int_val(static_cast<int64_t>(k))
+                                 : enc.reduced(m_h) != 0 && v == enc.reduced(value(*el, l0, m0, n0, mn0)));
+        }
+        return a;
+      }
+      z3::expr a = enc.reduced(m_h) == enc.reduced(m_r);
+      for (const auto& el : b.tuple)
+        a = a && z3::implies(enc.reduced(m_h) != 0,
+                             enc.reduced(value(*el, l0, m0, n0, mn0)) == enc.reduced(value(*el, l1, m1, n1, mn1)));
+      return a;
+    };
     for (const auto& b : t.buses) {
-      if (!b.mult) throw std::logic_error(b.id + ": an interaction on every row in a table with padding rows");
-      s.add(enc.holds_bounded(*b.mult, prev, &row, mag_prev, &mag_row));
-      s.add(enc.holds_bounded(*b.mult, row, &next, mag_row, &mag_next));
+      if (h.next) s.add(same(b, honest, mag_honest, &next, &mag_next, row, mag_row, &next, &mag_next));
+      else s.add(same(b, honest, mag_honest, &honest, &mag_honest, row, mag_row, &row, &mag_row));
+      if (h.prev) s.add(same(b, prev, mag_prev, &honest, &mag_honest, prev, mag_prev, &row, &mag_row));
     }
+    for (const auto& [name, v] : h.publics) s.add(enc.publics().at(name) == ctx.int_val(std::to_string(v).c_str()));
     s.add(enc.domain());  // the public values
-    if (target->rows == Rows::kEvery) s.add(!enc.holds_bounded(*target->expr, row, nullptr, mag_row, nullptr));
-    else
-      s.add(!enc.holds_bounded(*target->expr, prev, &row, mag_prev, &mag_row) ||
-            !enc.holds_bounded(*target->expr, row, &next, mag_row, &mag_next));
-    z3::check_result res = s.check();
+    switch (target.rows) {
+      case Rows::kEvery: s.add(!enc.holds_bounded(*target.expr, row, nullptr, mag_row, nullptr)); break;
+      case Rows::kTransition: {
+        z3::expr broken = ctx.bool_val(false);
+        if (h.prev) broken = broken || !enc.holds_bounded(*target.expr, prev, &row, mag_prev, &mag_row);
+        if (h.next) broken = broken || !enc.holds_bounded(*target.expr, row, &next, mag_row, &mag_next);
+        s.add(broken);
+        break;
+      }
+      case Rows::kFirst:
+        s.add(!enc.holds_bounded(*target.expr, row, h.next ? &next : &row, mag_row, h.next ? &mag_next : &mag_row));
+        break;
+      case Rows::kLast: s.add(!enc.holds_bounded(*target.expr, row, nullptr, mag_row, nullptr)); break;
+    }
+    const z3::check_result res = s.check();
     if (res == z3::sat) {
-      // fewer changed columns read better as a mutation: put each back to the template while
-      // the rest still breaks the constraint alone
+      // fewer changed columns read better as a mutation: put each back while the rest still
+      // breaks the constraint alone
       z3::model m = s.get_model();
       z3::expr_vector kept(ctx);
       params.set("timeout", 1000u);
       s.set(params);
       for (size_t i = 0; i < t.columns.size(); ++i) {
-        if (counting.count(t.columns[i].name) || !row[i].is_const() || row[i].is_numeral()) continue;
-        const z3::expr back = z3::mod(row[i], ctx.int_val(kP)) == z3::mod(prev[i], ctx.int_val(kP));
-        if (m.eval(back, true).is_true()) continue;
+        const z3::expr back = z3::mod(row[i], ctx.int_val(kP)) == z3::mod(honest[i], ctx.int_val(kP));
+        if (h.counting.count(i) || m.eval(back, true).is_true()) continue;
         kept.push_back(back);
         if (s.check(kept) == z3::sat) m = s.get_model();
         else kept.pop_back();
       }
       for (size_t i = 0; i < t.columns.size(); ++i) {
-        const auto& c = t.columns[i];
-        if (counting.count(c.name)) continue;
-        const auto f = fixed.find(c.name);
-        const uint64_t honest = f == fixed.end() ? 0 : f->second;
+        if (h.counting.count(i)) continue;
         const std::string d = m.eval(z3::mod(row[i], ctx.int_val(kP)), true).get_decimal_string(0);
         const uint64_t v = std::stoull(d);
-        if (v != honest) answer.model.push_back({c.name, v, show(d)});
+        if (v != h.row[i]) answer.model.push_back({t.columns[i].name, v, show(d)});
       }
       answer.verdict = Verdict::kAttack;
       answer.seconds = timer.seconds();
       return answer;
     }
-    if (res == z3::unsat && last) answer.verdict = Verdict::kImplied;
+    // unsat at the last question: none; unknown there: unknown
+    if (last) answer.verdict = res == z3::unsat ? Verdict::kImplied : Verdict::kUnknown;
   }
   answer.seconds = timer.seconds();
   return answer;
+}
+
+const spec::air::Constraint& find_constraint(const Table& t, const std::string& id) {
+  for (const auto& c : t.constraints)
+    if (c.id == id) return c;
+  throw std::invalid_argument("no constraint " + id + " in table " + t.name);
+}
+
+}  // namespace
+
+Answer padding_attack(const spec::air::Spec& spec, const std::string& table, const std::string& id,
+                      const Options& options) {
+  const Table& t = find_table(spec, table);
+  const spec::air::Constraint& target = find_constraint(t, id);
+  Answer answer{id, Verdict::kUnknown, 0, "a padding row", {}, false, true};
+  if (!t.padding || (target.rows != Rows::kEvery && target.rows != Rows::kTransition)) {
+    answer.scenario = !t.padding ? "no repeated padding row in this table" : "a first- or last-row constraint: a padding row is interior";
+    return answer;
+  }
+  Honest h;
+  h.row.assign(t.columns.size(), 0);
+  for (const auto& [c, v] : t.padding->fixed) h.row[static_cast<size_t>(t.column_index(c))] = v;
+  for (const auto& c : t.padding->counting) h.counting.insert(static_cast<size_t>(t.column_index(c)));
+  h.prev = h.row, h.next = h.row;
+  return witness_attack(spec, t, target, h, options, answer);
+}
+
+Answer row_attack(const spec::air::Spec& spec, const std::string& table, const std::string& id, const TraceRows& rows,
+                  const Options& options) {
+  const Table& t = find_table(spec, table);
+  const spec::air::Constraint& target = find_constraint(t, id);
+  auto full = [&](const std::vector<uint64_t>& r, const char* which) {
+    if (r.size() != t.columns.size())
+      throw std::invalid_argument(std::string(which) + " row has " + std::to_string(r.size()) + " values; table " + table +
+                                  " has " + std::to_string(t.columns.size()) + " columns");
+    for (uint64_t v : r)
+      if (v >= kPValue) throw std::invalid_argument(std::string(which) + " row: a value not below p");
+    return r;
+  };
+  Honest h;
+  h.row = full(rows.row, "the");
+  if (rows.prev) h.prev = full(*rows.prev, "the previous");
+  if (rows.next) h.next = full(*rows.next, "the next");
+  for (const auto& [name, v] : rows.publics) {
+    if (!std::any_of(spec.publics.begin(), spec.publics.end(), [&](const auto& p) { return p.name == name; }))
+      throw std::invalid_argument("no public value " + name);
+    h.publics[name] = v;
+  }
+  Answer answer{id, Verdict::kUnknown, 0, "the given row", {}, false, true};
+  return witness_attack(spec, t, target, h, options, answer);
 }
 
 Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const Options& options) {
@@ -638,11 +776,12 @@ std::string format(const Answer& a) {
     o << ": " << a.scenario << ";";
     for (const auto& v : a.model) o << ' ' << v.column << '=' << v.shown;
   } else if (a.verdict == Verdict::kUnknown) {
-    o << ": " << (a.scenario.find("padding row is") != std::string::npos || a.scenario.find("no repeated") != std::string::npos
+    o << ": " << (a.scenario.find("padding row is") != std::string::npos || a.scenario.find("no repeated") != std::string::npos ||
+                          a.scenario.find("the row is not") != std::string::npos
                       ? a.scenario
                       : "no answer within the time bound (" + a.scenario + ")");
   } else if (a.padding) {
-    o << ": no padding row breaks it alone";
+    o << (a.scenario == "a padding row" ? ": no padding row breaks it alone" : ": no small change of the row breaks it alone");
   }
   return o.str();
 }

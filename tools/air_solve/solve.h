@@ -76,6 +76,20 @@ Answer padding_attack(const spec::air::Spec& spec, const std::string& table, con
                       const Options& options);
 
 
+// The same question on a real row of a trace: the row (with the rows before and after it where
+// there are such: absent, it is the first or last row, and the first- or last-row constraints
+// apply) changed by small amounts so that every interaction of it and of the row before it
+// stays as it was, every other constraint that applies there holds, and the constraint breaks.
+// kAttack: the changed columns with their new values; kImplied ("none"): no such change of at
+// most 2^20 per column. Throws std::invalid_argument for rows of the wrong width.
+struct TraceRows {
+  std::optional<std::vector<uint64_t>> prev, next;
+  std::vector<uint64_t> row;
+  std::vector<std::pair<std::string, uint64_t>> publics;
+};
+Answer row_attack(const spec::air::Spec& spec, const std::string& table, const std::string& id, const TraceRows& rows,
+                  const Options& options);
+
 struct Uniqueness {
   std::string table;
   Verdict verdict = Verdict::kUnknown;  // kImplied: unique; kAttack: a second witness
