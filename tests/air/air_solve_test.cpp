@@ -142,6 +142,7 @@ TEST(AirSolve, ARealRowChangedSoThatOneConstraintAloneBreaks) {
   rows.prev = with({{"addr", 77840}, {"init", 10}, {"fin_ts", 8299}, {"fin_v", 10}, {"lo0", 16}, {"hi0", 1103}, {"fd0", 1103}});
   rows.row = with({{"addr", 77841}, {"fin_ts", 8379}, {"lo0", 17}, {"hi0", 1102}, {"fd0", 1102}, {"gap0", 250}});
   rows.next = with({{"addr", 78092}, {"init", 124}, {"fin_ts", 6111}, {"fin_v", 124}, {"lo0", 268}, {"hi0", 851}, {"fd0", 851}});
+  rows.publics = {{"entry", 65536}, {"exit_code", 0}};
   const auto a = air_solve::row_attack(spec, "mem", "mem:c:from_file_bit", rows, generous());
   ASSERT_EQ(a.verdict, Verdict::kAttack) << air_solve::format(a);
   std::vector<uint64_t> changed = rows.row;
@@ -174,6 +175,9 @@ TEST(AirSolve, ARealRowChangedSoThatOneConstraintAloneBreaks) {
   }
   const auto none = air_solve::row_attack(spec, "mem", "mem:c:real_bit", rows, generous());
   EXPECT_EQ(none.verdict, Verdict::kImplied) << air_solve::format(none);
+  auto missing = rows;  // an attack must not choose the public values
+  missing.publics.pop_back();
+  EXPECT_THROW(air_solve::row_attack(spec, "mem", "mem:c:real_bit", missing, generous()), std::invalid_argument);
   rows.row.pop_back();
   EXPECT_THROW(air_solve::row_attack(spec, "mem", "mem:c:real_bit", rows, generous()), std::invalid_argument);
 }

@@ -50,8 +50,8 @@ int main(int argc, char** argv) {
   }
   zkrv::air_solve::TraceRows rows;
   if (!at.empty()) {
-    if (constraint.empty() || padding) {
-      std::fprintf(stderr, "zkrv-air-solve: --at needs --constraint, and not --padding\n");
+    if (constraint.empty() || padding || only_unique) {
+      std::fprintf(stderr, "zkrv-air-solve: --at needs --constraint, and neither --padding nor --only-unique\n");
       return 64;
     }
     std::ifstream in(at);
@@ -69,10 +69,15 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "zkrv-air-solve: %s:%zu: expected NAME=VALUE, not '%s'\n", at.c_str(), n, kv.c_str());
             return 64;
           }
+          const std::string v = kv.substr(eq + 1);
+          if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos) {
+            std::fprintf(stderr, "zkrv-air-solve: %s:%zu: '%s' is not a number\n", at.c_str(), n, v.c_str());
+            return 64;
+          }
           try {
-            rows.publics.emplace_back(kv.substr(0, eq), std::stoull(kv.substr(eq + 1)));
+            rows.publics.emplace_back(kv.substr(0, eq), std::stoull(v));
           } catch (const std::exception&) {
-            std::fprintf(stderr, "zkrv-air-solve: %s:%zu: '%s' is not a number\n", at.c_str(), n, kv.c_str() + eq + 1);
+            std::fprintf(stderr, "zkrv-air-solve: %s:%zu: '%s' is out of range\n", at.c_str(), n, v.c_str());
             return 64;
           }
         }
@@ -90,6 +95,10 @@ int main(int argc, char** argv) {
           std::fprintf(stderr, "zkrv-air-solve: %s:%zu: '%s' is out of range\n", at.c_str(), n, v.c_str());
           return 64;
         }
+      }
+      if ((kind == "prev" && rows.prev) || (kind == "row" && !rows.row.empty()) || (kind == "next" && rows.next)) {
+        std::fprintf(stderr, "zkrv-air-solve: %s:%zu: a second '%s' line\n", at.c_str(), n, kind.c_str());
+        return 64;
       }
       if (kind == "prev") rows.prev = values;
       else if (kind == "row") rows.row = values;
@@ -117,7 +126,7 @@ int main(int argc, char** argv) {
               : padding   ? zkrv::air_solve::padding_attack(spec, t.name, c.id, options)
                           : zkrv::air_solve::implied(spec, t.name, c.id, options);
         } catch (const std::invalid_argument& e) {
-          std::fprintf(stderr, "zkrv-air-solve: %s: %s\n", at.c_str(), e.what());
+          std::fprintf(stderr, "zkrv-air-solve: %s%s%s\n", at.c_str(), at.empty() ? "" : ": ", e.what());
           return 64;
         }
         ++counts[static_cast<int>(a.verdict)];

@@ -155,6 +155,7 @@ class Encoder {
   // from the columns' magnitudes (no quotient for the solver to find).
   z3::expr holds_bounded(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next,
                          const std::vector<double>& mag_local, const std::vector<double>* mag_next) const {
+    if (!signed_constants_) throw std::logic_error("holds_bounded without signed constants");  // magnitude takes them signed
     const double m = magnitude(e, mag_local, mag_next);
     return m < 0x1p62 ? term(e, local, next) == 0 : reduced(term(e, local, next)) == 0;
   }
@@ -480,6 +481,7 @@ struct Honest {
   std::vector<uint64_t> row;
   std::set<size_t> counting;
   std::map<std::string, uint64_t> publics;  // fixed public values; the rest are free
+  bool recount_lookups = false;  // a lookup's multiplicity may change (a real row); otherwise it stays 0
 };
 
 // One row r in place of the honest row h: r = h + x column by column (x small and signed, 0
@@ -578,7 +580,7 @@ Answer witness_attack(const spec::air::Spec& spec, const Table& t, const spec::a
       };
       const z3::expr m_h = b.mult ? value(*b.mult, l0, m0, n0, mn0) : ctx.int_val(1);
       const z3::expr m_r = b.mult ? value(*b.mult, l1, m1, n1, mn1) : ctx.int_val(1);
-      if (is_lookup(b.bus) && b.send) {
+      if (h.recount_lookups && is_lookup(b.bus) && b.send) {
         // a lookup's count is the fixed table's multiplicity column, which counts whatever is
         // sent: the multiplicity may change; what is sent must be in the table (a byte, a
         // 16-bit value, or a tuple that h sends: it is there)
@@ -695,8 +697,12 @@ Answer row_attack(const spec::air::Spec& spec, const std::string& table, const s
   for (const auto& [name, v] : rows.publics) {
     if (!std::any_of(spec.publics.begin(), spec.publics.end(), [&](const auto& p) { return p.name == name; }))
       throw std::invalid_argument("no public value " + name);
-    h.publics[name] = v;
+    if (v >= kPValue) throw std::invalid_argument("public value " + name + ": not below p");
+    if (!h.publics.emplace(name, v).second) throw std::invalid_argument("public value " + name + " given twice");
   }
+  for (const auto& p : spec.publics)  // an attack must not rely on public values the trace does not have
+    if (!h.publics.count(p.name)) throw std::invalid_argument("public value " + p.name + " missing");
+  h.recount_lookups = true;
   Answer answer{id, Verdict::kUnknown, 0, "the given row", {}, false, true};
   return witness_attack(spec, t, target, h, options, answer);
 }
