@@ -222,6 +222,37 @@ TEST(AirSolve, SmallSpecsGiveTheirKnownAnswers) {
   EXPECT_NE(air_solve::format(u).find("v"), std::string::npos) << air_solve::format(u);
 }
 
+// An inverse witness: s (s - 1) follows from d (1 - s) and s (d inv - 1), since d = 0 where s is
+// not 1 and then d inv is 0, not 1. The implied question states a factor of a product reduced
+// mod p and "some inv makes d inv = 1" as d != 0 (inv is named nowhere else); an attack on
+// another constraint then gets the inverse that its row needs, computed after the solver's
+// answer (checked by the spec's evaluator: every other constraint holds on the row).
+TEST(AirSolve, AnInverseWitnessIsStatedAsANonzeroValue) {
+  const auto sp = small_spec("```zkrv\ntable t\ncolumn d main field \"d\"\ncolumn s main field \"s\"\n"
+                             "column inv main field \"inv\"\n"
+                             "constraint t:c:s_bit every: s * (s - 1)\nconstraint t:c:set every: d * (1 - s)\n"
+                             "constraint t:c:inv every: s * (d * inv - 1)\nconstraint t:c:three every: s * (d - 3)\n```\n",
+                             false);
+  EXPECT_EQ(air_solve::implied(sp, "t", "t:c:s_bit", generous()).verdict, Verdict::kImplied);
+  const auto a = air_solve::implied(sp, "t", "t:c:three", generous());
+  ASSERT_EQ(a.verdict, Verdict::kAttack) << air_solve::format(a);
+  std::map<std::string, uint64_t> v;
+  for (const auto& x : a.model) v[x.column] = x.value;
+  auto row = [&](bool next) {
+    return [&v, next](const std::string& name, bool) -> uint64_t {
+      const auto it = v.find(name + (next ? "'" : ""));
+      return it == v.end() ? 0 : it->second;
+    };
+  };
+  const bool on_next = a.violate_next;
+  for (const auto& c : sp.table("t")->constraints) {
+    const uint64_t here = spec::air::eval(*c.expr, row(on_next));
+    if (c.id == "t:c:three") EXPECT_NE(here, 0u);
+    else EXPECT_EQ(here, 0u) << c.id << " " << air_solve::format(a);
+  }
+  EXPECT_NE(v.count(on_next ? "inv'" : "inv"), 0u) << air_solve::format(a);
+}
+
 // A bus carries a bound across: r receives (b) where s sends (a), and s makes a a bit, so where
 // r's multiplicity g is not zero, b is a bit too, and g·b·(b − 1) is implied. Without s's bit
 // constraint, or with a multiplicity on either side that is not known to be a sum of bits (a

@@ -387,6 +387,31 @@ const AirTrace& sys_prog() {
   return t;
 }
 
+// A read from an empty input (read(0, buf, 4) = 0) and a write to the debug log (write(2, buf,
+// 2) = 2), then the exit: the input is exhausted from the first ecall on, and nothing is written
+// to the public output. The base of the first-row attacks on eof and opos, which nothing else
+// reads there. Executed by the executor.
+const AirTrace& log_prog() {
+  static const AirTrace t = [] {
+    const std::vector<uint32_t> words = {
+        0x000205b7,  // lui a1, 0x20 (buf = 0x20000, writable)
+        0x00000513,  // addi a0, x0, 0
+        0x00400613,  // addi a2, x0, 4
+        0x03f00893,  // addi a7, x0, 63
+        0x00000073,  // ecall #0: read(0, buf, 4) = 0 (the input is empty)
+        0x00200513,  // addi a0, x0, 2
+        0x00200613,  // addi a2, x0, 2
+        0x04000893,  // addi a7, x0, 64
+        0x00000073,  // ecall #1: write(2, buf, 2) = 2
+        0x05d00893,  // addi a7, x0, 93
+        0x00000513,  // addi a0, x0, 0
+        0x00000073,  // ecall (exit 0)
+    };
+    return executed(words, "log_prog", {{0x20000, 64, spec::kFlagR | spec::kFlagW, std::vector<uint8_t>(64, 0x2a)}});
+  }();
+  return t;
+}
+
 // addi a7, x0, 93; remu a7, a7, x0 (a7 % 0 = a7); remu x0, a7, x0; auipc x5, 0x12345; ecall
 // (exit); and a twin ecall. The remus were free steps while divisions were unconstrained; some
 // tests still change their results (and are then rejected by the div table too); x5 is never read.
@@ -768,7 +793,7 @@ struct Mutation {
   std::string expect;  // the constraint or bus ID that must reject it
   std::string what;
   std::function<bool(AirTrace&)> apply;  // false: not applicable to this base trace (a test bug)
-  enum class Base { kFib, kMini, kJumps, kIndirect, kAlu, kExit, kMem, kDiv, kSys, kMerge } base = Base::kFib;
+  enum class Base { kFib, kMini, kJumps, kIndirect, kAlu, kExit, kMem, kDiv, kSys, kMerge, kLog } base = Base::kFib;
   AirTrace start() const {
     return base == Base::kMini       ? mini()
            : base == Base::kJumps    ? jumps()
@@ -779,6 +804,7 @@ struct Mutation {
            : base == Base::kDiv      ? div_prog()
            : base == Base::kSys      ? sys_prog()
            : base == Base::kMerge    ? merge_prog()
+           : base == Base::kLog      ? log_prog()
                                      : fib();
   }
 };
@@ -2637,6 +2663,30 @@ void sys_mutations(std::vector<Mutation>& m) {
     sys_cell(t, 0, "eof") = 1;
     return true;
   });
+  // log_prog: its first ecall reads from an empty input, and nothing goes to the public output
+  auto real_syscall_rows = [](AirTrace& t) {
+    auto& st = t.table("syscall");
+    size_t n = 0;
+    while (n < st.height() && st.rows[n][st.col("is_real")] == 1) ++n;
+    return n;
+  };
+  m.push_back({"syscall:c:eof_first", "the empty input claimed exhausted before the first read (eof = 1 on every real row)",
+               [real_syscall_rows](AirTrace& t) {
+                 const size_t n = real_syscall_rows(t);
+                 if (n != 2 || sys_cell(t, 0, "eof") != 0 || sys_cell(t, 1, "eof") != 1) return false;
+                 sys_cell(t, 0, "eof") = 1;
+                 return true;
+               }, B::kLog});
+  m.push_back({"syscall:c:opos_first", "the output position started at 5 (no ecall writes to fd 1)",
+               [real_syscall_rows](AirTrace& t) {
+                 const size_t n = real_syscall_rows(t);
+                 if (n != 2) return false;
+                 for (size_t j = 0; j < n; ++j) {
+                   if (sys_cell(t, j, "out1") != 0) return false;
+                   sys_cell(t, j, "opos") += 5;
+                 }
+                 return true;
+               }, B::kLog});
   add("syscall:c:eof_next", "the read after the short one claimed 4 bytes, with eof reset to 0 there", [](AirTrace& t) {
     sys_claim(t, sk::kReadEof, 4, {}, false, [](AirTrace& t, size_t k) {
       for (const char* c : {"d0", "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv"}) sys_cell(t, k, c) = 0;
@@ -3718,7 +3768,7 @@ std::string verdict(const CheckReport& rep, const std::string& expect) {
 // ---- the tests -----------------------------------------------------------------------------
 
 TEST(Air, BaseTracesPass) {
-  for (const AirTrace* t : {&fib(), &mini(), &jumps(), &indirect(), &alu_prog(), &exit_prog(), &mem_prog(), &div_prog(), &sys_prog()}) {
+  for (const AirTrace* t : {&fib(), &mini(), &jumps(), &indirect(), &alu_prog(), &exit_prog(), &mem_prog(), &div_prog(), &sys_prog(), &merge_prog(), &log_prog()}) {
     const auto rep = check_trace(*t);
     EXPECT_TRUE(rep.ok()) << rep.summary();
     EXPECT_FALSE(spec_disagreement(the_spec(), *t));

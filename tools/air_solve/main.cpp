@@ -20,11 +20,12 @@ int main(int argc, char** argv) {
                "determined by their bus interactions"};
   std::string table, constraint;
   double timeout = 10;
-  bool no_unique = false, only_unique = false, padding = false;
+  bool no_unique = false, only_unique = false, padding = false, verbose = false;
   std::string at;
   app.add_option("--table", table, "only this table");
   app.add_option("--constraint", constraint, "only this constraint ID (implies its table)");
   app.add_option("--timeout", timeout, "seconds per solver call")->check(CLI::Range(0.01, 3600.0));
+  app.add_flag("--verbose", verbose, "print each solver call of the implied question to stderr (subset, answer)");
   app.add_flag("--no-unique", no_unique, "skip the per-table uniqueness question");
   app.add_flag("--only-unique", only_unique, "ask only the per-table uniqueness question");
   app.add_flag("--padding", padding,
@@ -112,6 +113,7 @@ int main(int argc, char** argv) {
   }
   zkrv::air_solve::Options options;
   options.timeout_ms = static_cast<unsigned>(timeout * 1000);
+  if (verbose) options.progress = [](const std::string& line) { std::fprintf(stderr, "  %s\n", line.c_str()); };
   size_t counts[3] = {0, 0, 0};
   bool found = constraint.empty();
   for (const auto& t : spec.tables) {

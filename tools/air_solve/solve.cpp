@@ -23,6 +23,17 @@ const uint64_t kNoBound = ~uint64_t{0};            // a value anywhere in [0, p)
 const uint64_t kPValue = 0xffffffff00000001ull;
 const uint64_t kHalfP = kPValue / 2;
 
+uint64_t field_mul(uint64_t a, uint64_t b) {
+  return static_cast<uint64_t>(static_cast<unsigned __int128>(a) * b % kPValue);
+}
+uint64_t field_neg(uint64_t a) { return a == 0 ? 0 : kPValue - a; }
+uint64_t field_inverse(uint64_t a) {  // a^(p-2), a != 0
+  uint64_t r = 1, e = kPValue - 2;
+  for (; e; e >>= 1, a = field_mul(a, a))
+    if (e & 1) r = field_mul(r, a);
+  return r;
+}
+
 // The column x of a bit constraint x (x - 1), x (1 - x), (x - 1) x or (1 - x) x; empty otherwise.
 std::string bit_column_name(const Expr& e) {
   if (e.op != Expr::Op::kMul) return {};
@@ -109,6 +120,39 @@ Carried carried_bounds(const spec::air::Spec& spec, const std::string& table, co
   return out;
 }
 
+// The witness columns that the implied question eliminates (Encoder::eliminate_witnesses): the
+// main columns that the table names once in all (constraints and buses), not in `target`.
+std::set<std::string> witness_columns(const Table& t, const spec::air::Constraint& target) {
+  std::map<std::string, int> uses;
+  auto count = [&](const Expr& x) { spec::air::names(x, [&](const std::string& n, bool) { ++uses[n]; }); };
+  for (const auto& c : t.constraints) count(*c.expr);
+  for (const auto& b : t.buses) {
+    if (b.mult) count(*b.mult);
+    for (const auto& el : b.tuple) count(*el);
+  }
+  std::set<std::string> keep, out;
+  spec::air::names(*target.expr, [&](const std::string& n, bool) { keep.insert(n); });
+  for (const auto& col : t.columns)
+    if (uses[col.name] == 1 && !keep.count(col.name) && col.kind == spec::air::ColumnKind::kMain) out.insert(col.name);
+  return out;
+}
+
+// The most columns that are not bits (nor witnesses) in one monomial of e, expanded.
+int free_degree(const Expr& e, const TableFacts& facts, const std::set<std::string>& witnesses) {
+  switch (e.op) {
+    case Expr::Op::kConst:
+    case Expr::Op::kPublic: return 0;
+    case Expr::Op::kColumn:
+    case Expr::Op::kNext: return facts.is_bit(e.name) || witnesses.count(e.name) ? 0 : 1;
+    case Expr::Op::kNeg: return free_degree(*e.args[0], facts, witnesses);
+    case Expr::Op::kPow: return static_cast<int>(e.value) * free_degree(*e.args[0], facts, witnesses);
+    case Expr::Op::kAdd:
+    case Expr::Op::kSub: return std::max(free_degree(*e.args[0], facts, witnesses), free_degree(*e.args[1], facts, witnesses));
+    case Expr::Op::kMul: return free_degree(*e.args[0], facts, witnesses) + free_degree(*e.args[1], facts, witnesses);
+  }
+  return 99;
+}
+
 // One table's variables and terms in one Z3 context.
 class Encoder {
  public:
@@ -140,17 +184,27 @@ class Encoder {
       case Expr::Op::kNeg: return -term(*e.args[0], local, next);
       case Expr::Op::kPow: {
         z3::expr base = term(*e.args[0], local, next), r = ctx_.int_val(1);
+        if (reduce_products_ && e.args[0]->op != Expr::Op::kColumn) base = reduced(base);
         for (uint64_t k = 0; k < e.value; ++k) r = r * base;
         return r;
       }
       case Expr::Op::kAdd: return term(*e.args[0], local, next) + term(*e.args[1], local, next);
       case Expr::Op::kSub: return term(*e.args[0], local, next) - term(*e.args[1], local, next);
-      case Expr::Op::kMul: return term(*e.args[0], local, next) * term(*e.args[1], local, next);
+      case Expr::Op::kMul: return factor(*e.args[0], local, next) * factor(*e.args[1], local, next);
     }
     throw std::logic_error("unknown expression node");
   }
+  // A factor of a product: with reduced products, a compound factor is reduced mod p first (the
+  // same field element), so that a factor known to be 0 mod p makes the product 0 by rewriting
+  // alone; integer arithmetic mod p does not see that (D * y = 1 mod p with D = 0 mod p).
+  z3::expr factor(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next) const {
+    const bool atom = e.op == Expr::Op::kConst || e.op == Expr::Op::kColumn || e.op == Expr::Op::kNext ||
+                      e.op == Expr::Op::kPublic;
+    return reduce_products_ && !atom ? reduced(term(e, local, next)) : term(e, local, next);
+  }
   z3::expr reduced(const z3::expr& v) const { return z3::mod(v, p_); }
   void use_signed_constants() { signed_constants_ = true; }
+  void use_reduced_products() { reduce_products_ = true; }
   // e = 0 mod p on (local, next), stated as e = 0 over the integers where |e| < p can be shown
   // from the columns' magnitudes (no quotient for the solver to find).
   z3::expr holds_bounded(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next,
@@ -237,7 +291,7 @@ class Encoder {
     for (size_t i = 0; i < t_.constraints.size(); ++i) {
       const auto& c = t_.constraints[i];
       if (c.rows != rows || (skip && c.id == *skip) || (only && !(*only)[i])) continue;
-      all = all && holds(*c.expr, local, next) && some_factor_zero(*c.expr, local, next);
+      all = all && some_factor_zero(*c.expr, local, next);
       if (const int b = bit_column(*c.expr); b >= 0) {
         const z3::expr& x = local[static_cast<size_t>(b)];
         all = all && (x == 0 || x == 1);
@@ -258,10 +312,66 @@ class Encoder {
       else factors.push_back(&x);
     };
     flatten(e);
-    if (factors.size() < 2) return ctx_.bool_val(true);
+    auto zero = [&](const Expr& f) {
+      if (auto ar = witness_split(f, local, next)) return reduced(ar->first) != 0 || reduced(ar->second) == 0;
+      return ml ? holds_bounded(f, local, next, *ml, mn) : holds(f, local, next);
+    };
+    if (factors.size() < 2) return zero(e);
     z3::expr any = ctx_.bool_val(false);
-    for (const Expr* f : factors) any = any || (ml ? holds_bounded(*f, local, next, *ml, mn) : holds(*f, local, next));
+    for (const Expr* f : factors) any = any || zero(*f);
     return any;
+  }
+
+  // Witness columns to eliminate: a column that the table names once, in one factor, as A y + R
+  // (A and R without y), is there only to be chosen, and some y makes A y + R = 0 mod p exactly
+  // when A != 0 or R = 0 (p is prime). So that factor is stated as the disjunction, without y:
+  // an inverse witness (x * inv - 1) becomes x != 0, which integer arithmetic mod p cannot find
+  // by itself. Only for the implied question (unique asks whether the witness is determined).
+  // `target`'s columns are kept.
+  void eliminate_witnesses(std::set<std::string> w) { witnesses_ = std::move(w); }
+  const std::set<std::string>& witnesses() const { return witnesses_; }
+  // f as A y + R for an eliminated witness y in f (integer terms); nullopt when f names none or
+  // is not linear in it.
+  std::optional<std::pair<z3::expr, z3::expr>> witness_split(const Expr& f, const std::vector<z3::expr>& local,
+                                                             const std::vector<z3::expr>* next) const {
+    if (witnesses_.empty()) return std::nullopt;
+    std::string y;
+    spec::air::names(f, [&](const std::string& n, bool) {
+      if (witnesses_.count(n)) y = n;
+    });
+    if (y.empty()) return std::nullopt;
+    std::function<std::optional<std::pair<z3::expr, z3::expr>>(const Expr&)> lin =
+        [&](const Expr& x) -> std::optional<std::pair<z3::expr, z3::expr>> {
+      bool has = false;
+      spec::air::names(x, [&](const std::string& n, bool) { has = has || n == y; });
+      if (!has) return std::make_pair(ctx_.int_val(0), term(x, local, next));
+      switch (x.op) {
+        case Expr::Op::kColumn:
+        case Expr::Op::kNext: return std::make_pair(ctx_.int_val(1), ctx_.int_val(0));
+        case Expr::Op::kNeg: {
+          auto a = lin(*x.args[0]);
+          if (!a) return std::nullopt;
+          return std::make_pair(-a->first, -a->second);
+        }
+        case Expr::Op::kAdd:
+        case Expr::Op::kSub: {
+          auto a = lin(*x.args[0]), b = lin(*x.args[1]);
+          if (!a || !b) return std::nullopt;
+          if (x.op == Expr::Op::kAdd) return std::make_pair(a->first + b->first, a->second + b->second);
+          return std::make_pair(a->first - b->first, a->second - b->second);
+        }
+        case Expr::Op::kMul: {
+          const int side = lin_side(x, y);
+          if (side < 0) return std::nullopt;
+          auto a = lin(*x.args[static_cast<size_t>(side)]);
+          if (!a) return std::nullopt;
+          const z3::expr other = factor(*x.args[static_cast<size_t>(1 - side)], local, next);
+          return std::make_pair(a->first * other, a->second * other);
+        }
+        default: return std::nullopt;
+      }
+    };
+    return lin(f);
   }
 
   // The column of a bit constraint (bit_column_name); -1 otherwise.
@@ -291,6 +401,15 @@ class Encoder {
   std::vector<z3::expr> bounds_;
   Carried carried_;
   bool signed_constants_ = false;
+  bool reduce_products_ = false;
+  std::set<std::string> witnesses_;
+
+  // Which side of product x names y (0 or 1); -1 when both do.
+  static int lin_side(const Expr& x, const std::string& y) {
+    bool in[2] = {false, false};
+    for (int k = 0; k < 2; ++k) spec::air::names(*x.args[static_cast<size_t>(k)], [&](const std::string& n, bool) { in[k] = in[k] || n == y; });
+    return in[0] && in[1] ? -1 : in[0] ? 0 : 1;
+  }
 };
 
 const Table& find_table(const spec::air::Spec& spec, const std::string& name) {
@@ -314,6 +433,10 @@ void collect(const z3::model& m, const std::vector<z3::expr>& vars, std::vector<
     const std::string s = val.get_decimal_string(0);
     if (s != "0") out.push_back({v.decl().name().str(), std::stoull(s), show(s)});
   }
+}
+
+const char* check_name(z3::check_result r) {
+  return r == z3::unsat ? "unsatisfiable" : r == z3::sat ? "satisfiable" : "unknown";
 }
 
 struct Timer {
@@ -363,97 +486,237 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
     case Rows::kFirst: scenarios = {{"the first row", true, false}, {"a one-row table", false, false}}; break;
     case Rows::kLast: scenarios = {{"the last row", true, true}, {"a one-row table", false, false}}; break;
   }
-  // First the constraints and lookups that share a column with C (its neighbourhood): if they
-  // alone rule out a violation, so do all of them. Otherwise the whole table, which also gives
-  // the attack.
+  // Subsets of the table first: if some of its constraints and lookups rule out a violation,
+  // so do all of them. A pass is a subset with a time bound; the last pass is the whole table,
+  // which also gives the attack. First the k neighbouring constraints with the fewest columns,
+  // k = 1..6, no lookups (a definition and its inverse often settle a bit between them), at most
+  // 0.2 s each; then the neighbourhoods by hops: hop 1 is every constraint and lookup that shares
+  // a column with C, hop h + 1 adds those that share a column with hop h (at most a quarter of
+  // the time bound each, while a hop adds something and is not the whole table).
+  struct Pass {
+    std::vector<bool> c, b;  // empty: all
+    unsigned timeout_ms;
+    bool lazy_after = false;  // then grow this subset by what each answer breaks
+  };
+  std::vector<Pass> passes;
+  auto cols_of = [&](const Expr& e, std::set<std::string>& out) {
+    spec::air::names(e, [&](const std::string& n, bool) { out.insert(n); });
+  };
+  auto bus_cols = [&](const spec::air::BusInteraction& b, std::set<std::string>& out) {
+    if (b.mult) cols_of(*b.mult, out);
+    for (const auto& el : b.tuple) cols_of(*el, out);
+  };
+  auto touches = [](const std::set<std::string>& a, const std::set<std::string>& b) {
+    for (const auto& x : a)
+      if (b.count(x)) return true;
+    return false;
+  };
+  std::vector<std::set<std::string>> c_cols(t.constraints.size()), b_cols(t.buses.size());
+  for (size_t i = 0; i < t.constraints.size(); ++i) cols_of(*t.constraints[i].expr, c_cols[i]);
+  for (size_t i = 0; i < t.buses.size(); ++i) bus_cols(t.buses[i], b_cols[i]);
   std::set<std::string> near_cols;
-  spec::air::names(*target->expr, [&](const std::string& n, bool) { near_cols.insert(n); });
-  auto mentions = [&](const Expr& e) {
-    bool hit = false;
-    spec::air::names(e, [&](const std::string& n, bool) { hit = hit || near_cols.count(n); });
-    return hit;
-  };
-  std::vector<bool> near_c(t.constraints.size()), near_b(t.buses.size());
-  for (size_t i = 0; i < t.constraints.size(); ++i) near_c[i] = mentions(*t.constraints[i].expr);
-  for (size_t i = 0; i < t.buses.size(); ++i) {
-    bool hit = t.buses[i].mult && mentions(*t.buses[i].mult);
-    for (const auto& el : t.buses[i].tuple) hit = hit || mentions(*el);
-    near_b[i] = hit;
+  cols_of(*target->expr, near_cols);
+  {
+    std::vector<size_t> by_size;
+    for (size_t i = 0; i < t.constraints.size(); ++i)
+      if (touches(c_cols[i], near_cols) && t.constraints[i].id != target->id) by_size.push_back(i);
+    std::stable_sort(by_size.begin(), by_size.end(),
+                     [&](size_t a, size_t b) { return c_cols[a].size() < c_cols[b].size(); });
+    for (size_t k = 1; k <= std::min<size_t>(6, by_size.size()); ++k) {
+      Pass pass{std::vector<bool>(t.constraints.size(), false), std::vector<bool>(t.buses.size(), false),
+                std::min(options.timeout_ms / 4 + 1, 200u)};
+      for (size_t j = 0; j < k; ++j) pass.c[by_size[j]] = true;
+      passes.push_back(std::move(pass));
+    }
+    if (!passes.empty()) passes.back().lazy_after = true;
   }
-  // Before them, the few smallest neighbours alone (a definition and its inverse often settle a
-  // bit between them): the k neighbouring constraints with the fewest columns, k = 1..6, no
-  // lookups, at most 0.2 s each.
-  std::vector<size_t> by_size;
-  for (size_t i = 0; i < t.constraints.size(); ++i)
-    if (near_c[i] && t.constraints[i].id != target->id) by_size.push_back(i);
-  auto width = [&](size_t i) {
-    std::set<std::string> cols;
-    spec::air::names(*t.constraints[i].expr, [&](const std::string& n, bool) { cols.insert(n); });
-    return cols.size();
-  };
-  std::stable_sort(by_size.begin(), by_size.end(), [&](size_t a, size_t b) { return width(a) < width(b); });
-  std::vector<std::vector<bool>> few_c;
-  for (size_t k = 1; k <= std::min<size_t>(6, by_size.size()); ++k) {
-    std::vector<bool> pick(t.constraints.size(), false);
-    for (size_t j = 0; j < k; ++j) pick[by_size[j]] = true;
-    few_c.push_back(pick);
+  const TableFacts facts{t, &target->id};
+  const std::set<std::string> witnesses = witness_columns(t, *target);
+  for (size_t before = 0;;) {
+    Pass pass{std::vector<bool>(t.constraints.size()), std::vector<bool>(t.buses.size()), options.timeout_ms / 4 + 1};
+    size_t count = 0;
+    for (size_t i = 0; i < t.constraints.size(); ++i) count += pass.c[i] = touches(c_cols[i], near_cols);
+    for (size_t i = 0; i < t.buses.size(); ++i) count += pass.b[i] = touches(b_cols[i], near_cols);
+    if (count == before || count == t.constraints.size() + t.buses.size()) break;
+    before = count;
+    // first the hop's constraints that are linear but for bits (and eliminated witnesses)
+    Pass linear{pass.c, pass.b, options.timeout_ms / 8 + 1};
+    bool dropped = false;
+    for (size_t i = 0; i < t.constraints.size(); ++i)
+      if (linear.c[i] && free_degree(*t.constraints[i].expr, facts, witnesses) > 1) linear.c[i] = false, dropped = true;
+    if (dropped) passes.push_back(std::move(linear));
+    for (size_t i = 0; i < t.constraints.size(); ++i)
+      if (pass.c[i]) near_cols.insert(c_cols[i].begin(), c_cols[i].end());
+    for (size_t i = 0; i < t.buses.size(); ++i)
+      if (pass.b[i]) near_cols.insert(b_cols[i].begin(), b_cols[i].end());
+    passes.push_back(std::move(pass));
   }
-  const std::vector<bool> no_b(t.buses.size(), false);
+  passes.push_back({{}, {}, options.timeout_ms});
   bool unknown = false;
   for (const Scenario& sc : scenarios) {
-    bool settled = false;
-    const int first_pass = -static_cast<int>(few_c.size());
-    for (int pass = first_pass; pass < 2 && !settled; ++pass) {
-      const std::vector<bool>* oc = pass < 0 ? &few_c[static_cast<size_t>(pass - first_pass)] : pass == 0 ? &near_c : nullptr;
-      const std::vector<bool>* ob = pass < 0 ? &no_b : pass == 0 ? &near_b : nullptr;
-      z3::context ctx;
-      Encoder enc(ctx, spec, t, carried_bounds(spec, table, &target->id));
-      const auto r = enc.row(""), n = enc.row("'");
-      z3::solver s(ctx);
-      z3::params params(ctx);
-      params.set("timeout", pass < 0 ? std::min(options.timeout_ms / 4 + 1, 200u)
-                            : pass == 0 ? std::min(options.timeout_ms / 4 + 1, 2000u)
-                                        : options.timeout_ms);
-      s.set(params);
-      const std::string* skip = &target->id;
-      const std::vector<z3::expr>& bad = sc.violate_next ? n : r;  // the row that breaks C
+    z3::context ctx;
+    Encoder enc(ctx, spec, t, carried_bounds(spec, table, &target->id));
+    enc.use_reduced_products();
+    enc.eliminate_witnesses(witnesses);
+    const auto r = enc.row(""), n = enc.row("'");
+    const std::string* skip = &target->id;
+    const std::vector<z3::expr>& bad = sc.violate_next ? n : r;  // the row that breaks C
+    // What the position says, one item per constraint and per lookup of the table (true where
+    // it says nothing): each constraint on the rows where it applies, each lookup's bounds.
+    std::vector<z3::expr> c_item, b_item;
+    for (size_t i = 0; i < t.constraints.size(); ++i) {
+      std::vector<bool> one(t.constraints.size(), false);
+      one[i] = true;
+      z3::expr e = ctx.bool_val(true);
       if (sc.pair) {
         // C is assumed only on r when r' breaks it (r comes first); never on r'
-        s.add(enc.constraints(Rows::kEvery, sc.violate_next ? nullptr : skip, r, nullptr, oc));
-        s.add(enc.constraints(Rows::kEvery, skip, n, nullptr, oc));
-        s.add(enc.constraints(Rows::kTransition, skip, r, &n, oc));
-        if (target->rows == Rows::kFirst) s.add(enc.constraints(Rows::kFirst, skip, r, &n, oc));
-        if (sc.violate_next) s.add(enc.constraints(Rows::kLast, skip, n, nullptr, oc));
-        s.add(enc.lookups(r, &n, ob, skip));
-        s.add(enc.lookups(n, nullptr, ob, skip));
+        e = e && enc.constraints(Rows::kEvery, sc.violate_next ? nullptr : skip, r, nullptr, &one);
+        e = e && enc.constraints(Rows::kEvery, skip, n, nullptr, &one);
+        e = e && enc.constraints(Rows::kTransition, skip, r, &n, &one);
+        if (target->rows == Rows::kFirst) e = e && enc.constraints(Rows::kFirst, skip, r, &n, &one);
+        if (sc.violate_next) e = e && enc.constraints(Rows::kLast, skip, n, nullptr, &one);
       } else {
         // one row, both first and last; no transitions (a next-row reference here is to itself)
-        s.add(enc.constraints(Rows::kEvery, skip, r, nullptr, oc));
-        s.add(enc.constraints(Rows::kFirst, skip, r, &r, oc));
-        s.add(enc.constraints(Rows::kLast, skip, r, nullptr, oc));
-        s.add(enc.lookups(r, &r, ob, skip));
+        e = e && enc.constraints(Rows::kEvery, skip, r, nullptr, &one);
+        e = e && enc.constraints(Rows::kFirst, skip, r, &r, &one);
+        e = e && enc.constraints(Rows::kLast, skip, r, nullptr, &one);
       }
-      s.add(enc.domain());
-      const bool pair_c = target->rows == Rows::kTransition;
-      s.add(!enc.holds(*target->expr, bad, pair_c ? &n : (sc.pair ? &n : &r)));
+      c_item.push_back(e.simplify());
+    }
+    for (size_t i = 0; i < t.buses.size(); ++i) {
+      std::vector<bool> one(t.buses.size(), false);
+      one[i] = true;
+      b_item.push_back(sc.pair ? enc.lookups(r, &n, &one, skip) && enc.lookups(n, nullptr, &one, skip)
+                               : enc.lookups(r, &r, &one, skip));
+    }
+    const bool pair_c = target->rows == Rows::kTransition;
+    const z3::expr broken = !enc.some_factor_zero(*target->expr, bad, pair_c ? &n : (sc.pair ? &n : &r));
+    const z3::expr domain = enc.domain();
+    // One question: the items in (c, b) (null: all), C broken; the model when satisfiable.
+    auto ask = [&](const std::vector<bool>* c, const std::vector<bool>* b, unsigned timeout_ms,
+                   std::optional<z3::model>* model) {
+      z3::solver s(ctx);
+      z3::params params(ctx);
+      params.set("timeout", timeout_ms);
+      s.set(params);
+      for (size_t i = 0; i < c_item.size(); ++i)
+        if (!c || (*c)[i]) s.add(c_item[i]);
+      for (size_t i = 0; i < b_item.size(); ++i)
+        if (!b || (*b)[i]) s.add(b_item[i]);
+      s.add(domain);
+      s.add(broken);
       const z3::check_result res = s.check();
+      if (res == z3::sat && model) model->emplace(s.get_model());
+      return res;
+    };
+    auto report_attack = [&](const z3::model& m0) {
+      // the eliminated witnesses take the value that their factor asks for: y = -R / A
+      z3::model m = m0;
+      for (const auto& c : t.constraints)
+        for (const auto* row : {&r, &n}) {
+          const std::vector<z3::expr>* nx = row == &r ? &n : nullptr;
+          if (c.rows == Rows::kTransition && row == &n) continue;
+          std::vector<const Expr*> factors;
+          std::function<void(const Expr&)> flatten = [&](const Expr& x) {
+            if (x.op == Expr::Op::kMul) flatten(*x.args[0]), flatten(*x.args[1]);
+            else if (x.op == Expr::Op::kNeg) flatten(*x.args[0]);
+            else factors.push_back(&x);
+          };
+          flatten(*c.expr);
+          for (const Expr* f : factors) {
+            if (c.rows != Rows::kTransition && !nx && [&] { bool nxt = false; spec::air::names(*f, [&](const std::string&, bool b) { nxt = nxt || b; }); return nxt; }()) continue;
+            const auto ar = enc.witness_split(*f, *row, nx);
+            if (!ar) continue;
+            std::string y;
+            spec::air::names(*f, [&](const std::string& nm, bool) { if (enc.witnesses().count(nm)) y = nm; });
+            const uint64_t a = std::stoull(m.eval(enc.reduced(ar->first), true).get_decimal_string(0));
+            const uint64_t rr = std::stoull(m.eval(enc.reduced(ar->second), true).get_decimal_string(0));
+            if (a == 0) continue;
+            const uint64_t v = field_mul(field_neg(rr), field_inverse(a));
+            z3::func_decl var = (*row)[static_cast<size_t>(t.column_index(y))].decl();
+            z3::expr value = ctx.int_val(std::to_string(v).c_str());
+            m.add_const_interp(var, value);
+          }
+        }
+      answer.verdict = Verdict::kAttack;
+      answer.scenario = sc.name;
+      answer.violate_next = sc.violate_next;
+      collect(m, r, answer.model);
+      if (sc.pair) collect(m, n, answer.model);
+      std::vector<z3::expr> pubs;
+      for (const auto& [name, v] : enc.publics()) pubs.push_back(v);
+      collect(m, pubs, answer.model);
+      answer.seconds = timer.seconds();
+    };
+    bool settled = false;
+    for (size_t q = 0; q < passes.size() && !settled; ++q) {
+      const bool whole = q + 1 == passes.size();
+      std::optional<z3::model> model;
+      const z3::check_result res = whole ? ask(nullptr, nullptr, passes[q].timeout_ms, &model)
+                                         : ask(&passes[q].c, &passes[q].b, passes[q].timeout_ms, nullptr);
+      if (options.progress) {
+        size_t nc = 0, nb = 0;
+        for (bool x : passes[q].c) nc += x;
+        for (bool x : passes[q].b) nb += x;
+        if (whole) nc = t.constraints.size(), nb = t.buses.size();
+        options.progress(std::string(sc.name) + ", pass " + std::to_string(q + 1) + " of " + std::to_string(passes.size()) + ": " +
+                         std::to_string(nc) + " constraints, " + std::to_string(nb) + " interactions: " + check_name(res));
+      }
       if (res == z3::unsat) {
         settled = true;  // implied here
-      } else if (res == z3::sat && pass == 1) {
-        answer.verdict = Verdict::kAttack;
-        answer.scenario = sc.name;
-        answer.violate_next = sc.violate_next;
-        const z3::model m = s.get_model();
-        collect(m, r, answer.model);
-        if (sc.pair) collect(m, n, answer.model);
-        std::vector<z3::expr> pubs;
-        for (const auto& [name, v] : enc.publics()) pubs.push_back(v);
-        collect(m, pubs, answer.model);
-        answer.seconds = timer.seconds();
+      } else if (res == z3::sat && whole) {
+        report_attack(*model);
         return answer;
-      } else if (res == z3::unknown && pass == 1) {
+      } else if (res == z3::unknown && whole) {
         unknown = true;
         answer.scenario = sc.name;
+      }
+      if (settled || passes[q].lazy_after == false) continue;
+      // Then the constraints that the last answer breaks, added a few at a time: each round asks
+      // again with every item that the previous model violates (the model completed with 0),
+      // first those that share a column with the items asked so far. Unsatisfiable: implied; a
+      // model that breaks nothing else: an attack on the whole table.
+      std::vector<bool> c = passes[q].c, b = passes[q].b;
+      std::set<std::string> cols;
+      cols_of(*target->expr, cols);
+      Timer lazy;
+      for (int round = 0; round < 40 && lazy.seconds() * 1000 < options.timeout_ms / 2; ++round) {
+        for (size_t i = 0; i < c.size(); ++i)
+          if (c[i]) cols.insert(c_cols[i].begin(), c_cols[i].end());
+        for (size_t i = 0; i < b.size(); ++i)
+          if (b[i]) cols.insert(b_cols[i].begin(), b_cols[i].end());
+        std::optional<z3::model> m;
+        const z3::check_result lr = ask(&c, &b, std::min(options.timeout_ms / 4 + 1, 2000u), &m);
+        if (options.progress) {
+          size_t nc = 0, nb = 0;
+          for (bool x : c) nc += x;
+          for (bool x : b) nb += x;
+          options.progress(std::string(sc.name) + ", grown by what the answers break, round " + std::to_string(round + 1) + ": " +
+                           std::to_string(nc) + " constraints, " + std::to_string(nb) + " interactions: " + check_name(lr));
+        }
+        if (lr == z3::unsat) {
+          settled = true;
+          break;
+        }
+        if (lr != z3::sat) break;
+        std::vector<size_t> vc, vb, near_vc, near_vb;
+        for (size_t i = 0; i < c.size(); ++i)
+          if (!c[i] && !m->eval(c_item[i], true).is_true()) (touches(c_cols[i], cols) ? near_vc : vc).push_back(i);
+        for (size_t i = 0; i < b.size(); ++i)
+          if (!b[i] && !m->eval(b_item[i], true).is_true()) (touches(b_cols[i], cols) ? near_vb : vb).push_back(i);
+        if (vc.empty() && vb.empty() && near_vc.empty() && near_vb.empty()) {
+          // every item holds: an attack on the whole table (the domain holds by construction)
+          report_attack(*m);
+          return answer;
+        }
+        if (near_vc.empty() && near_vb.empty()) near_vc = vc, near_vb = vb;
+        // the two narrowest of them (fewest columns), constraints before lookups on a tie
+        std::vector<std::pair<size_t, long>> pick;  // (width, index; lookups as ~index)
+        for (size_t i : near_vc) pick.emplace_back(c_cols[i].size(), static_cast<long>(i));
+        for (size_t i : near_vb) pick.emplace_back(b_cols[i].size(), ~static_cast<long>(i));
+        std::stable_sort(pick.begin(), pick.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+        for (size_t j = 0; j < std::min<size_t>(2, pick.size()); ++j)
+          (pick[j].second >= 0 ? c[static_cast<size_t>(pick[j].second)] : b[static_cast<size_t>(~pick[j].second)]) = true;
       }
     }
   }

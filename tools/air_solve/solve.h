@@ -15,7 +15,9 @@
 // exactly over the integers (no overflow, any degree) and "holds" means e mod p = 0, which Z3
 // treats as linear in e (mod by a constant). Integers rather than bit-vectors: products of three
 // 64-bit values stay exact without a 192-bit multiplier circuit, and small ranges (bits, bytes)
-// need no special encoding.
+// need no special encoding. The implied question also states field facts in forms the solver
+// case-splits on (a product is 0 when a factor is; a compound factor reduced mod p; an inverse
+// witness as "its factor is not 0"): README.md, "Encoding".
 //
 // What the questions leave out, so that an "implied" or "unique" answer is sound (it holds for
 // every trace) while "attack" and "second witness" are candidates that a trace must confirm:
@@ -27,6 +29,7 @@
 // before it, never after.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +59,8 @@ struct Answer {
 
 struct Options {
   unsigned timeout_ms = 10000;  // per solver call
+  // where given, one line per solver call of the implied question (which subset, what answer)
+  std::function<void(const std::string&)> progress;
 };
 
 // Is constraint `id` of `table` implied by the table's other constraints (see above)?
