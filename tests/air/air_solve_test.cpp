@@ -222,18 +222,20 @@ TEST(AirSolve, SmallSpecsGiveTheirKnownAnswers) {
   EXPECT_NE(air_solve::format(u).find("v"), std::string::npos) << air_solve::format(u);
 }
 
-// An inverse witness: s (s - 1) follows from d (1 - s) and s (d inv - 1), since d = 0 where s is
-// not 1 and then d inv is 0, not 1. The implied question states a factor of a product reduced
-// mod p and "some inv makes d inv = 1" as d != 0 (inv is named nowhere else); an attack on
-// another constraint then gets the inverse that its row needs, computed after the solver's
-// answer (checked by the spec's evaluator: every other constraint holds on the row).
+// An inverse witness: s (s - 1) follows from d (1 - s) and s (d inv - 1) alone, since d = 0 where
+// s is not 1 and then d inv is 0, not 1. The implied question states a compound factor reduced
+// mod p and "some inv makes d inv = 1" as d != 0 (inv is named nowhere else); on a case this
+// small Z3 also proves it without those rewrites. What only the rewrite can get wrong is an
+// attack: with s (d - 3) added, the attack on it has s = 1 and d != 3, and inv must be the
+// inverse of d, computed after the solver's answer (checked by the spec's evaluator: every other
+// constraint holds on the row).
 TEST(AirSolve, AnInverseWitnessIsStatedAsANonzeroValue) {
-  const auto sp = small_spec("```zkrv\ntable t\ncolumn d main field \"d\"\ncolumn s main field \"s\"\n"
-                             "column inv main field \"inv\"\n"
-                             "constraint t:c:s_bit every: s * (s - 1)\nconstraint t:c:set every: d * (1 - s)\n"
-                             "constraint t:c:inv every: s * (d * inv - 1)\nconstraint t:c:three every: s * (d - 3)\n```\n",
-                             false);
-  EXPECT_EQ(air_solve::implied(sp, "t", "t:c:s_bit", generous()).verdict, Verdict::kImplied);
+  const std::string columns = "```zkrv\ntable t\ncolumn d main field \"d\"\ncolumn s main field \"s\"\n"
+                              "column inv main field \"inv\"\n"
+                              "constraint t:c:s_bit every: s * (s - 1)\nconstraint t:c:set every: d * (1 - s)\n"
+                              "constraint t:c:inv every: s * (d * inv - 1)\n";
+  EXPECT_EQ(air_solve::implied(small_spec(columns + "```\n", false), "t", "t:c:s_bit", generous()).verdict, Verdict::kImplied);
+  const auto sp = small_spec(columns + "constraint t:c:three every: s * (d - 3)\n```\n", false);
   const auto a = air_solve::implied(sp, "t", "t:c:three", generous());
   ASSERT_EQ(a.verdict, Verdict::kAttack) << air_solve::format(a);
   std::map<std::string, uint64_t> v;

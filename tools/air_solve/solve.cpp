@@ -610,12 +610,25 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
       return res;
     };
     auto report_attack = [&](const z3::model& m0) {
-      // the eliminated witnesses take the value that their factor asks for: y = -R / A
-      z3::model m = m0;
-      for (const auto& c : t.constraints)
-        for (const auto* row : {&r, &n}) {
-          const std::vector<z3::expr>* nx = row == &r ? &n : nullptr;
-          if (c.rows == Rows::kTransition && row == &n) continue;
+      // the eliminated witnesses take the value that their factor asks for, y = -R / A, on each
+      // instance the question stated (the same rows as c_item)
+      z3::model m = m0;  // a handle on the solver's model: unused after this
+      struct Instance {
+        Rows rows;
+        const std::vector<z3::expr>* local;
+        const std::vector<z3::expr>* next;
+      };
+      std::vector<Instance> instances;
+      if (sc.pair) {
+        instances = {{Rows::kEvery, &r, nullptr}, {Rows::kEvery, &n, nullptr}, {Rows::kTransition, &r, &n}};
+        if (target->rows == Rows::kFirst) instances.push_back({Rows::kFirst, &r, &n});
+        if (sc.violate_next) instances.push_back({Rows::kLast, &n, nullptr});
+      } else {
+        instances = {{Rows::kEvery, &r, nullptr}, {Rows::kFirst, &r, &r}, {Rows::kLast, &r, nullptr}};
+      }
+      for (const Instance& in : instances)
+        for (const auto& c : t.constraints) {
+          if (c.rows != in.rows) continue;
           std::vector<const Expr*> factors;
           std::function<void(const Expr&)> flatten = [&](const Expr& x) {
             if (x.op == Expr::Op::kMul) flatten(*x.args[0]), flatten(*x.args[1]);
@@ -624,16 +637,18 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
           };
           flatten(*c.expr);
           for (const Expr* f : factors) {
-            if (c.rows != Rows::kTransition && !nx && [&] { bool nxt = false; spec::air::names(*f, [&](const std::string&, bool b) { nxt = nxt || b; }); return nxt; }()) continue;
-            const auto ar = enc.witness_split(*f, *row, nx);
+            const auto ar = enc.witness_split(*f, *in.local, in.next);
             if (!ar) continue;
             std::string y;
-            spec::air::names(*f, [&](const std::string& nm, bool) { if (enc.witnesses().count(nm)) y = nm; });
+            bool y_next = false;
+            spec::air::names(*f, [&](const std::string& nm, bool nx) {
+              if (enc.witnesses().count(nm)) y = nm, y_next = nx;
+            });
             const uint64_t a = std::stoull(m.eval(enc.reduced(ar->first), true).get_decimal_string(0));
             const uint64_t rr = std::stoull(m.eval(enc.reduced(ar->second), true).get_decimal_string(0));
-            if (a == 0) continue;
+            if (a == 0) continue;  // any y: the factor is R, which the model makes 0 or leaves to another factor
             const uint64_t v = field_mul(field_neg(rr), field_inverse(a));
-            z3::func_decl var = (*row)[static_cast<size_t>(t.column_index(y))].decl();
+            z3::func_decl var = (y_next ? *in.next : *in.local)[static_cast<size_t>(t.column_index(y))].decl();
             z3::expr value = ctx.int_val(std::to_string(v).c_str());
             m.add_const_interp(var, value);
           }
