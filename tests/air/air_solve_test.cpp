@@ -255,6 +255,17 @@ TEST(AirSolve, AnInverseWitnessIsStatedAsANonzeroValue) {
   EXPECT_NE(v.count(on_next ? "inv'" : "inv"), 0u) << air_solve::format(a);
 }
 
+// x + y = 0 in the field with x = 1 and y = p - 1: the integer sum is p. The implied question
+// states a constraint with a known integer range as "e = k p" for each k in reach, and must
+// keep k = 1 (with only k = 0, x + y = 0 would force x = 0 and call t:c:x implied).
+TEST(AirSolve, ASumThatReachesPIsZeroInTheField) {
+  const auto sp = small_spec("```zkrv\ntable t\ncolumn x main field \"x\"\ncolumn y main field \"y\"\n"
+                             "constraint t:c:sum every: x + y\nconstraint t:c:x every: x\n```\n",
+                             false);
+  const auto a = air_solve::implied(sp, "t", "t:c:x", generous());
+  EXPECT_EQ(a.verdict, Verdict::kAttack) << air_solve::format(a);
+}
+
 // A bus carries a bound across: r receives (b) where s sends (a), and s makes a a bit, so where
 // r's multiplicity g is not zero, b is a bit too, and g·b·(b − 1) is implied. Without s's bit
 // constraint, or with a multiplicity on either side that is not known to be a sum of bits (a

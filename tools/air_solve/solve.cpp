@@ -22,6 +22,7 @@ const char* const kP = "18446744069414584321";  // 2^64 - 2^32 + 1
 const uint64_t kNoBound = ~uint64_t{0};            // a value anywhere in [0, p)
 const uint64_t kPValue = 0xffffffff00000001ull;
 const uint64_t kHalfP = kPValue / 2;
+const double kPDouble = 18446744069414584321.0;
 
 uint64_t field_mul(uint64_t a, uint64_t b) {
   return static_cast<uint64_t>(static_cast<unsigned __int128>(a) * b % kPValue);
@@ -153,6 +154,21 @@ int free_degree(const Expr& e, const TableFacts& facts, const std::set<std::stri
   return 99;
 }
 
+// free_degree of a constraint as the implied question states it: a product as "some factor is
+// 0", so the largest of its factors'.
+int constraint_degree(const Expr& e, const TableFacts& facts, const std::set<std::string>& witnesses) {
+  std::vector<const Expr*> factors;
+  std::function<void(const Expr&)> flatten = [&](const Expr& x) {
+    if (x.op == Expr::Op::kMul) flatten(*x.args[0]), flatten(*x.args[1]);
+    else if (x.op == Expr::Op::kNeg) flatten(*x.args[0]);
+    else factors.push_back(&x);
+  };
+  flatten(e);
+  int d = 0;
+  for (const Expr* f : factors) d = std::max(d, free_degree(*f, facts, witnesses));
+  return d;
+}
+
 // One table's variables and terms in one Z3 context.
 class Encoder {
  public:
@@ -233,7 +249,66 @@ class Encoder {
     return 0x1p64;
   }
   z3::expr holds(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next) const {
-    return reduced(term(e, local, next)) == 0;
+    const z3::expr v = term(e, local, next);
+    if (!bit_columns_.empty()) {
+      // with the columns' ranges known, e's integer value lies in [lo, hi]: where that spans few
+      // multiples of p, e = 0 mod p is e = k p for one of them (linear where e is; no quotient)
+      const auto [lo, hi] = range(e);
+      const double klo = std::floor(lo / kPDouble) - 1, khi = std::ceil(hi / kPDouble) + 1;
+      if (khi - klo <= 8) {
+        z3::expr any = ctx_.bool_val(false);
+        for (double k = klo; k <= khi; ++k) {
+          const z3::expr kp = ctx_.int_val(static_cast<int64_t>(k)) * p_;
+          any = any || v == kp;
+        }
+        return any;
+      }
+    }
+    return reduced(v) == 0;
+  }
+  // The columns that the question makes bits ([0, 1]); every other column is in [0, p). Turns on
+  // the range-based statement of "holds" above.
+  void use_ranges(std::set<std::string> bits) { bit_columns_ = std::move(bits); }
+  // An interval that holds e's integer value (as term() builds it), in doubles: lo and hi are
+  // rounded, which the one extra multiple of p on each side in holds() covers.
+  std::pair<double, double> range(const Expr& e) const {
+    switch (e.op) {
+      case Expr::Op::kConst: {
+        const double c = signed_constants_ && e.value > kHalfP ? -static_cast<double>(kPValue - e.value) : static_cast<double>(e.value);
+        return {c, c};
+      }
+      case Expr::Op::kColumn:
+      case Expr::Op::kNext: return bit_columns_.count(e.name) ? std::make_pair(0.0, 1.0) : std::make_pair(0.0, kPDouble);
+      case Expr::Op::kPublic: return {0.0, kPDouble};
+      case Expr::Op::kNeg: {
+        const auto [lo, hi] = range(*e.args[0]);
+        return {-hi, lo * -1};
+      }
+      case Expr::Op::kAdd:
+      case Expr::Op::kSub: {
+        const auto a = range(*e.args[0]), b = range(*e.args[1]);
+        if (e.op == Expr::Op::kAdd) return {a.first + b.first, a.second + b.second};
+        return {a.first - b.second, a.second - b.first};
+      }
+      case Expr::Op::kMul:
+      case Expr::Op::kPow: {
+        auto side = [&](const Expr& x) {
+          const bool atom = x.op == Expr::Op::kConst || x.op == Expr::Op::kColumn || x.op == Expr::Op::kNext ||
+                            x.op == Expr::Op::kPublic;
+          return reduce_products_ && !atom ? std::make_pair(0.0, kPDouble) : range(x);
+        };
+        auto times = [](std::pair<double, double> a, std::pair<double, double> b) {
+          const double c[4] = {a.first * b.first, a.first * b.second, a.second * b.first, a.second * b.second};
+          return std::make_pair(*std::min_element(c, c + 4), *std::max_element(c, c + 4));
+        };
+        if (e.op == Expr::Op::kMul) return times(side(*e.args[0]), side(*e.args[1]));
+        const auto base = e.args[0]->op == Expr::Op::kColumn ? range(*e.args[0]) : side(*e.args[0]);
+        std::pair<double, double> r{1.0, 1.0};
+        for (uint64_t k = 0; k < e.value; ++k) r = times(r, base);
+        return r;
+      }
+    }
+    return {-1e300, 1e300};
   }
   z3::expr mult(const spec::air::BusInteraction& b, const std::vector<z3::expr>& local,
                 const std::vector<z3::expr>* next) const {
@@ -403,6 +478,7 @@ class Encoder {
   bool signed_constants_ = false;
   bool reduce_products_ = false;
   std::set<std::string> witnesses_;
+  std::set<std::string> bit_columns_;
 
   // Which side of product x names y (0 or 1); -1 when both do.
   static int lin_side(const Expr& x, const std::string& y) {
@@ -532,18 +608,26 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
   }
   const TableFacts facts{t, &target->id};
   const std::set<std::string> witnesses = witness_columns(t, *target);
-  for (size_t before = 0;;) {
+  std::vector<bool> is_linear(t.constraints.size());
+  for (size_t i = 0; i < t.constraints.size(); ++i)
+    is_linear[i] = constraint_degree(*t.constraints[i].expr, facts, witnesses) <= 1;
+  std::vector<size_t> c_hop(t.constraints.size(), 999), b_hop(t.buses.size(), 999);  // hops from C
+  for (size_t before = 0, hop = 1;; ++hop) {
     Pass pass{std::vector<bool>(t.constraints.size()), std::vector<bool>(t.buses.size()), options.timeout_ms / 4 + 1};
     size_t count = 0;
     for (size_t i = 0; i < t.constraints.size(); ++i) count += pass.c[i] = touches(c_cols[i], near_cols);
     for (size_t i = 0; i < t.buses.size(); ++i) count += pass.b[i] = touches(b_cols[i], near_cols);
+    for (size_t i = 0; i < t.constraints.size(); ++i)
+      if (pass.c[i]) c_hop[i] = std::min(c_hop[i], hop);
+    for (size_t i = 0; i < t.buses.size(); ++i)
+      if (pass.b[i]) b_hop[i] = std::min(b_hop[i], hop);
     if (count == before || count == t.constraints.size() + t.buses.size()) break;
     before = count;
     // first the hop's constraints that are linear but for bits (and eliminated witnesses)
     Pass linear{pass.c, pass.b, options.timeout_ms / 8 + 1};
     bool dropped = false;
     for (size_t i = 0; i < t.constraints.size(); ++i)
-      if (linear.c[i] && free_degree(*t.constraints[i].expr, facts, witnesses) > 1) linear.c[i] = false, dropped = true;
+      if (linear.c[i] && !is_linear[i]) linear.c[i] = false, dropped = true;
     if (dropped) passes.push_back(std::move(linear));
     for (size_t i = 0; i < t.constraints.size(); ++i)
       if (pass.c[i]) near_cols.insert(c_cols[i].begin(), c_cols[i].end());
@@ -558,6 +642,13 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
     Encoder enc(ctx, spec, t, carried_bounds(spec, table, &target->id));
     enc.use_reduced_products();
     enc.eliminate_witnesses(witnesses);
+    // The bit columns (a bit constraint other than C) are bits on both rows: the whole table
+    // says so, so every subset may assume it (stated in the domain below), and "holds" may then
+    // use their range.
+    std::set<std::string> bits;
+    for (const auto& col : t.columns)
+      if (facts.is_bit(col.name)) bits.insert(col.name);
+    enc.use_ranges(bits);
     const auto r = enc.row(""), n = enc.row("'");
     const std::string* skip = &target->id;
     const std::vector<z3::expr>& bad = sc.violate_next ? n : r;  // the row that breaks C
@@ -591,7 +682,12 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
     }
     const bool pair_c = target->rows == Rows::kTransition;
     const z3::expr broken = !enc.some_factor_zero(*target->expr, bad, pair_c ? &n : (sc.pair ? &n : &r));
-    const z3::expr domain = enc.domain();
+    z3::expr domain = enc.domain();
+    for (const auto& b : bits)
+      for (const auto* row : {&r, &n}) {
+        const z3::expr& x = (*row)[static_cast<size_t>(t.column_index(b))];
+        domain = domain && (x == 0 || x == 1);
+      }
     // One question: the items in (c, b) (null: all), C broken; the model when satisfiable.
     auto ask = [&](const std::vector<bool>* c, const std::vector<bool>* b, unsigned timeout_ms,
                    std::optional<z3::model>* model) {
@@ -725,10 +821,10 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
           return answer;
         }
         if (near_vc.empty() && near_vb.empty()) near_vc = vc, near_vb = vb;
-        // the two narrowest of them (fewest columns), constraints before lookups on a tie
-        std::vector<std::pair<size_t, long>> pick;  // (width, index; lookups as ~index)
-        for (size_t i : near_vc) pick.emplace_back(c_cols[i].size(), static_cast<long>(i));
-        for (size_t i : near_vb) pick.emplace_back(b_cols[i].size(), ~static_cast<long>(i));
+        // the two nearest C (fewest hops), then narrowest (fewest columns), constraints first on a tie
+        std::vector<std::pair<size_t, long>> pick;  // (hop, then width; index, lookups as ~index)
+        for (size_t i : near_vc) pick.emplace_back(c_hop[i] * 1000 + c_cols[i].size(), static_cast<long>(i));
+        for (size_t i : near_vb) pick.emplace_back(b_hop[i] * 1000 + b_cols[i].size(), ~static_cast<long>(i));
         std::stable_sort(pick.begin(), pick.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
         for (size_t j = 0; j < std::min<size_t>(2, pick.size()); ++j)
           (pick[j].second >= 0 ? c[static_cast<size_t>(pick[j].second)] : b[static_cast<size_t>(~pick[j].second)]) = true;
