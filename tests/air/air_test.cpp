@@ -390,7 +390,8 @@ const AirTrace& sys_prog() {
 // A read from an empty input (read(0, buf, 4) = 0) and a write to the debug log (write(2, buf,
 // 2) = 2), then the exit: the input is exhausted from the first ecall on, and nothing is written
 // to the public output. The base of the first-row attacks on eof and opos, which nothing else
-// reads there. Executed by the executor.
+// reads there, and of two on its io group (the first of the table, of fd 2): a first row left
+// out (idx_first), and a byte sent to the public output (next_out). Executed by the executor.
 const AirTrace& log_prog() {
   static const AirTrace t = [] {
     const std::vector<uint32_t> words = {
@@ -486,6 +487,19 @@ thread_local bool g_keep_mo = false, g_keep_store_bytes = false, g_keep_load_byt
 // them (0 where it had none),
 // a write's are memory's; then the memory argument replayed and the public output taken to be
 // what the fd 1 groups send.
+// The public output claimed: the bytes that io rows with out = 1 send, in position order, as the
+// verifier builds the output table from it (output.md).
+void rebuild_output(AirTrace& t) {
+  const auto& io = t.table("io");
+  std::map<uint64_t, uint64_t> out;
+  for (const auto& row : io.rows)
+    if (row[io.col("out")]) out[row[io.col("opos")]] = row[io.col("new")];
+  auto& ot = t.table("output");
+  ot.rows.clear();
+  for (const auto& [pos, v] : out) ot.rows.push_back({1, ot.rows.size(), v});
+  ot.rows.resize(std::max<size_t>(2, std::bit_ceil(ot.rows.size())), {0, 0, 0});
+}
+
 void rebuild_io(AirTrace& t) {
   // the io rows: one group per syscall that moves bytes (mv rows each, in order), as the syscall
   // rows say; a read's bytes stay as the trace has them (0 where it had none), a write's are
@@ -528,14 +542,8 @@ void rebuild_io(AirTrace& t) {
           row[io.col("new")] = row[io.col("old")], changed = true;
       if (changed) replay_memory(t, g_keep_load_bytes);
     }
-    std::map<uint64_t, uint64_t> out;  // the claimed output: the fd 1 bytes in position order
-    for (const auto& row : io.rows)
-      if (row[io.col("out")]) out[row[io.col("opos")]] = row[io.col("new")];
-    auto& ot = t.table("output");
-    ot.rows.clear();
-    for (const auto& [pos, v] : out) ot.rows.push_back({1, ot.rows.size(), v});  // as the verifier builds it (output.md)
-    ot.rows.resize(std::max<size_t>(2, std::bit_ceil(ot.rows.size())), {0, 0, 0});
   }
+  rebuild_output(t);
 }
 
 uint64_t& at(AirTrace& t, const char* table, size_t row, const char* col) {
@@ -2815,6 +2823,33 @@ void sys_mutations(std::vector<Mutation>& m) {
     return true;
   });
   io_add("io:c:idx_first", "the first io row's index is 1", sk::kReadFull, 0, "idx", 1, false);
+  m.push_back({"io:c:idx_first", "log_prog's first group (the write to fd 2) without its first byte's row (memory replayed)",
+               [](AirTrace& t) {
+                 auto& io = t.table("io");
+                 auto at = [&](size_t r, const char* c) { return io.rows[r][io.col(c)]; };
+                 if (io.height() < 2 || !at(0, "is_real") || at(0, "idx") || at(0, "rd") || at(0, "out") || at(0, "last") ||
+                     !at(1, "last"))
+                   return false;
+                 // the group's tuple is on its last row, (ts, addr - idx, idx + 1, ...): the same
+                 // without the first row, whose byte the log then shows without a memory access
+                 io.rows.erase(io.rows.begin());
+                 io.rows.push_back(std::vector<uint64_t>(io.columns.size(), 0));
+                 replay_memory(t);
+                 count_lookups(t);
+                 return true;
+               },
+               Mutation::Base::kLog});
+  m.push_back({"io:c:next_out", "fault class 'public output forged': the first byte of log_prog's write to fd 2 sent to the public output (out = 1 on its row only; the group's tuple, on its last row, keeps out = 0)",
+               [](AirTrace& t) {
+                 auto& io = t.table("io");
+                 auto at = [&](size_t r, const char* c) { return io.rows[r][io.col(c)]; };
+                 if (io.height() < 2 || !at(0, "is_real") || at(0, "idx") || at(0, "out") || at(0, "opos") || at(0, "last"))
+                   return false;
+                 io.rows[0][io.col("out")] = 1;
+                 rebuild_output(t);
+                 return true;
+               },
+               Mutation::Base::kLog});
   io_add("io:c:next_idx", "an index in the middle of a group off by one", sk::kReadFull, 1, "idx", 2, false);
   io_add("io:c:next_ts", "a byte of the first read moved to another timestamp", sk::kReadFull, 1, "ts", 4, true);
   io_add("io:c:next_addr", "fault class 'memory value changed': a byte of the first read written 5 bytes further", sk::kReadFull, 1,
