@@ -255,6 +255,24 @@ TEST(AirSolve, AnInverseWitnessIsStatedAsANonzeroValue) {
   EXPECT_NE(v.count(on_next ? "inv'" : "inv"), 0u) << air_solve::format(a);
 }
 
+// --using: a subset of the table as a certificate. y = 2x with x a bit implies y (y - 2) = 0; the
+// bit constraint alone does not (unknown, never an attack: the rest of the table is not asked).
+TEST(AirSolve, AGivenSubsetIsACertificateOrNothing) {
+  const auto sp = small_spec("```zkrv\ntable t\ncolumn x main bit \"x\"\ncolumn y main field \"y\"\n"
+                             "constraint t:c:x_bit every: x * (x - 1)\nconstraint t:c:y every: y - 2 * x\n"
+                             "constraint t:c:y_range every: y * (y - 2)\n```\n",
+                             false);
+  auto o = generous();
+  o.using_ids = {"t:c:x_bit", "t:c:y"};
+  EXPECT_EQ(air_solve::implied(sp, "t", "t:c:y_range", o).verdict, Verdict::kImplied);
+  o.using_ids = {"t:c:x_bit"};
+  EXPECT_EQ(air_solve::implied(sp, "t", "t:c:y_range", o).verdict, Verdict::kUnknown);
+  o.using_ids = {"t:c:y_range"};  // the constraint asked about is not its own certificate
+  EXPECT_THROW(air_solve::implied(sp, "t", "t:c:y_range", o), std::invalid_argument);
+  o.using_ids = {"t:c:nosuch"};
+  EXPECT_THROW(air_solve::implied(sp, "t", "t:c:y_range", o), std::invalid_argument);
+}
+
 // x + y = 0 in the field with x = 1 and y = p - 1: the integer sum is p. The implied question
 // states a constraint with a known integer range as "e = k p" for each k in reach, and must
 // keep k = 1 (with only k = 0, x + y = 0 would force x = 0 and call t:c:x implied).

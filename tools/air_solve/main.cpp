@@ -25,6 +25,11 @@ int main(int argc, char** argv) {
   app.add_option("--table", table, "only this table");
   app.add_option("--constraint", constraint, "only this constraint ID (implies its table)");
   app.add_option("--timeout", timeout, "seconds per solver call")->check(CLI::Range(0.01, 3600.0));
+  std::vector<std::string> using_ids;
+  app.add_option("--using", using_ids,
+                 "with --constraint: ask only whether these constraints of its table (and the lookups on their columns) "
+                 "imply it: implied, or unknown (a certificate check)")
+      ->delimiter(',');
   app.add_flag("--verbose", verbose, "print each solver call of the implied question to stderr (subset, answer)");
   app.add_flag("--no-unique", no_unique, "skip the per-table uniqueness question");
   app.add_flag("--only-unique", only_unique, "ask only the per-table uniqueness question");
@@ -47,6 +52,10 @@ int main(int argc, char** argv) {
   }
   if (!table.empty() && !spec.table(table)) {
     std::fprintf(stderr, "zkrv-air-solve: no table '%s'\n", table.c_str());
+    return 64;
+  }
+  if (!using_ids.empty() && (constraint.empty() || padding || only_unique || !at.empty())) {
+    std::fprintf(stderr, "zkrv-air-solve: --using needs --constraint, and none of --padding, --only-unique, --at\n");
     return 64;
   }
   zkrv::air_solve::TraceRows rows;
@@ -113,6 +122,7 @@ int main(int argc, char** argv) {
   }
   zkrv::air_solve::Options options;
   options.timeout_ms = static_cast<unsigned>(timeout * 1000);
+  options.using_ids = using_ids;
   if (verbose) options.progress = [](const std::string& line) { std::fprintf(stderr, "  %s\n", line.c_str()); };
   size_t counts[3] = {0, 0, 0};
   bool found = constraint.empty();

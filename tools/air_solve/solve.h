@@ -61,6 +61,10 @@ struct Options {
   unsigned timeout_ms = 10000;  // per solver call
   // where given, one line per solver call of the implied question (which subset, what answer)
   std::function<void(const std::string&)> progress;
+  // where given, the implied question asks only this subset of the table's constraints (with the
+  // lookups whose columns they name): a certificate to check. Unsatisfiable: implied (a subset
+  // implies what the whole table does); otherwise unknown, never an attack. Unknown IDs throw.
+  std::vector<std::string> using_ids;
 };
 
 // Is constraint `id` of `table` implied by the table's other constraints (see above)?
