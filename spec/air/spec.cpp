@@ -362,9 +362,24 @@ class Loader {
     a.id = l.token();
     a.at = at;
     const std::string kind = l.word();
+    if (kind == "implied") {  // [using <ID> ...]: the constraints of the certificate
+      const size_t mark = l.pos;
+      if (l.word() == "using") {
+        for (l.skip(); l.pos < l.text.size() && l.text[l.pos] != '"'; l.skip()) a.using_ids.push_back(l.token());
+        if (a.using_ids.empty()) return error(at, "adequacy: 'using' names no constraint");
+      } else {
+        l.pos = mark;
+      }
+    }
     auto text = l.quoted();
     if (a.id.empty() || (kind != "implied" && kind != "open") || !text || !l.done())
-      return error(at, "expected: adequacy <constraint ID> implied|open \"<text>\"");
+      return error(at, "expected: adequacy <constraint ID> implied [using <ID> ...]|open \"<text>\"");
+    auto declared = [&](const std::string& id) {
+      return std::any_of(t.constraints.begin(), t.constraints.end(), [&](const Constraint& c) { return c.id == id; });
+    };
+    for (const auto& u : a.using_ids)
+      if (u == a.id || !declared(u))
+        return error(at, "adequacy: using '" + u + "', which is not another constraint of table " + t.name + " declared above");
     a.kind = kind == "implied" ? AdequacyMark::Kind::kImplied : AdequacyMark::Kind::kOpen;
     a.text = *text;
     if (std::none_of(t.constraints.begin(), t.constraints.end(), [&](const Constraint& c) { return c.id == a.id; }))

@@ -66,14 +66,17 @@ struct Padding {
   std::vector<std::string> counting;  // = row
   Location at;
 };
-// `adequacy <constraint ID> implied|open "<text>"`: no negative test violates this constraint
-// alone. implied: zkrv-air-solve proves that the rest of its table implies it (the text says
-// why it stays; the test suite re-asks the solver); open: neither an attack nor a proof is known
-// (the text says what was tried, with the solver's time bound).
+// `adequacy <constraint ID> implied [using <ID> ...]|open "<text>"`: no negative test violates
+// this constraint alone. implied: zkrv-air-solve proves that the rest of its table implies it
+// (the text says why it stays; the test suite re-asks the solver), with `using`, from those
+// constraints of the table alone (a certificate the solver checks in seconds where the whole
+// table is beyond it); open: neither an attack nor a proof is known (the text says what was
+// tried, with the solver's time bound).
 struct AdequacyMark {
   enum class Kind { kImplied, kOpen };
   std::string id;
   Kind kind = Kind::kOpen;
+  std::vector<std::string> using_ids;  // implied: the certificate's constraints (empty: the whole table)
   std::string text;
   Location at;
 };

@@ -81,6 +81,11 @@ TEST(AirSpec, ErrorsNameFileLineAndCause) {
       {head + "padding\npadding b=1\n```\n", 7, "a second 'padding'"},
       {head + "adequacy t:c:x implied \"why\"\n```\n", 6, "'t:c:x' is not a constraint of table t declared above"},
       {head + "constraint t:c:x every: b\nadequacy t:c:x maybe \"why\"\n```\n", 7, "expected: adequacy"},
+      {head + "constraint t:c:x every: b\nadequacy t:c:x implied using \"why\"\n```\n", 7, "'using' names no constraint"},
+      {head + "constraint t:c:x every: b\nadequacy t:c:x implied using t:c:x \"why\"\n```\n", 7,
+       "using 't:c:x', which is not another constraint of table t declared above"},
+      {head + "constraint t:c:x every: b\nadequacy t:c:x implied using t:c:y \"why\"\n```\n", 7,
+       "using 't:c:y', which is not another constraint of table t declared above"},
       {head + "constraint t:c:x every: b\nadequacy t:c:x open \"a\"\nadequacy t:c:x open \"b\"\n```\n", 8,
        "marked twice"},
       {head + "constraint t:c:x every: a\n", 6, "unterminated ```zkrv block"},
@@ -93,6 +98,21 @@ TEST(AirSpec, ErrorsNameFileLineAndCause) {
     EXPECT_NE(msg.find("t.md:" + std::to_string(c.line) + ": "), std::string::npos) << msg;
     EXPECT_NE(msg.find(c.says), std::string::npos) << msg;
   }
+}
+
+// An implied mark with a certificate: the constraints after `using`, in order, then the text.
+TEST(AirSpec, AnImpliedMarkCarriesItsCertificate) {
+  const std::string air = "```zkrv\nmax_degree 3\n```\n";
+  const std::string t = "```zkrv\ntable t\ncolumn a main field \"a\"\ncolumn b main field \"b\"\n"
+                        "constraint t:c:x every: a\nconstraint t:c:y every: b\nconstraint t:c:z every: a * b\n"
+                        "adequacy t:c:z implied using t:c:x t:c:y \"from either\"\nadequacy t:c:y open \"tried\"\n```\n";
+  const auto r = load_spec({{"air.md", air}, {"t.md", t}});
+  ASSERT_TRUE(r.errors.empty()) << r.errors.front().str();
+  const auto& marks = r.spec->table("t")->adequacy;
+  ASSERT_EQ(marks.size(), 2u);
+  EXPECT_EQ(marks[0].using_ids, (std::vector<std::string>{"t:c:x", "t:c:y"}));
+  EXPECT_EQ(marks[0].text, "from either");
+  EXPECT_TRUE(marks[1].using_ids.empty());
 }
 
 // Found by fuzz/spec_parser: a huge max_degree made std::stoul throw.
