@@ -273,12 +273,16 @@ TEST(AirSolve, AGivenSubsetIsACertificateOrNothing) {
   EXPECT_THROW(air_solve::implied(sp, "t", "t:c:y_range", o), std::invalid_argument);
 }
 
-// x + y = 0 in the field with x = 1 and y = p - 1: the integer sum is p. The implied question
-// states a constraint with a known integer range as "e = k p" for each k in reach, and must
-// keep k = 1 (with only k = 0, x + y = 0 would force x = 0 and call t:c:x implied).
+// x + y + b = 0 in the field with x = 1, y = p - 1, b = 0: the integer sum is p. The implied
+// question states a constraint with a known integer range as "e = k p" for each k in reach, and
+// must keep k = 1 (with only k = 0, the sum would force x = 0 and call t:c:x implied).
 TEST(AirSolve, ASumThatReachesPIsZeroInTheField) {
+  // b, a bit, makes the question use ranges (the bit columns' range is what it knows); b y keeps
+  // y from being a witness that the question would eliminate
   const auto sp = small_spec("```zkrv\ntable t\ncolumn x main field \"x\"\ncolumn y main field \"y\"\n"
-                             "constraint t:c:sum every: x + y\nconstraint t:c:x every: x\n```\n",
+                             "column b main bit \"b\"\nconstraint t:c:b_bit every: b * (b - 1)\n"
+                             "constraint t:c:sum every: x + y + b\nconstraint t:c:by every: b * y\n"
+                             "constraint t:c:x every: x\n```\n",
                              false);
   const auto a = air_solve::implied(sp, "t", "t:c:x", generous());
   EXPECT_EQ(a.verdict, Verdict::kAttack) << air_solve::format(a);

@@ -413,6 +413,29 @@ const AirTrace& log_prog() {
   return t;
 }
 
+// read(0, buf, 2^32 + 4) from the input "abcd": the executor copies min(n, remaining) = 4 bytes
+// and returns 4 (the buffer need only be writable for those). A count of 2^32 or more is
+// reachable this way, and only r_small keeps a read from claiming it back. Then the exit.
+const AirTrace& big_read_prog() {
+  static const AirTrace t = [] {
+    const std::vector<uint32_t> words = {
+        0x000205b7,  // lui a1, 0x20 (buf = 0x20000, writable)
+        0x00000513,  // addi a0, x0, 0
+        0x00100613,  // addi a2, x0, 1
+        0x02061613,  // slli a2, a2, 32
+        0x00460613,  // addi a2, a2, 4 (a2 = 2^32 + 4)
+        0x03f00893,  // addi a7, x0, 63
+        0x00000073,  // ecall #0: read(0, buf, 2^32 + 4) = 4
+        0x05d00893,  // addi a7, x0, 93
+        0x00000513,  // addi a0, x0, 0
+        0x00000073,  // ecall (exit 0)
+    };
+    return executed(words, "big_read_prog", {{0x20000, 64, spec::kFlagR | spec::kFlagW, std::vector<uint8_t>(64, 0)}},
+                    "abcd");
+  }();
+  return t;
+}
+
 // addi a7, x0, 93; remu a7, a7, x0 (a7 % 0 = a7); remu x0, a7, x0; auipc x5, 0x12345; ecall
 // (exit); and a twin ecall. The remus were free steps while divisions were unconstrained; some
 // tests still change their results (and are then rejected by the div table too); x5 is never read.
@@ -801,7 +824,7 @@ struct Mutation {
   std::string expect;  // the constraint or bus ID that must reject it
   std::string what;
   std::function<bool(AirTrace&)> apply;  // false: not applicable to this base trace (a test bug)
-  enum class Base { kFib, kMini, kJumps, kIndirect, kAlu, kExit, kMem, kDiv, kSys, kMerge, kLog } base = Base::kFib;
+  enum class Base { kFib, kMini, kJumps, kIndirect, kAlu, kExit, kMem, kDiv, kSys, kMerge, kLog, kBigRead } base = Base::kFib;
   AirTrace start() const {
     return base == Base::kMini       ? mini()
            : base == Base::kJumps    ? jumps()
@@ -813,6 +836,7 @@ struct Mutation {
            : base == Base::kSys      ? sys_prog()
            : base == Base::kMerge    ? merge_prog()
            : base == Base::kLog      ? log_prog()
+           : base == Base::kBigRead  ? big_read_prog()
                                      : fib();
   }
 };
@@ -2742,6 +2766,18 @@ void sys_mutations(std::vector<Mutation>& m) {
     sys_claim(t, sk::kReadFull, 4 + (uint64_t{1} << 32));
     return true;
   });
+  m.push_back({"syscall:c:r_small", "read(0, buf, 2^32 + 4) of a 4-byte input claimed 2^32 + 4 bytes (the shortfall d = 2^32 dropped, so not short): a forged count, 4 bytes moved",
+               [](AirTrace& t) {
+                 if (sys_cell(t, 0, "g_in") != 1 || sys_cell(t, 0, "c2") != 1 || sys_cell(t, 0, "r0") != 4 ||
+                     sys_cell(t, 0, "d2") != 1)
+                   return false;
+                 sys_claim(t, 0, 4 + (uint64_t{1} << 32), [](AirTrace& t, size_t k) {
+                   for (const char* c : {"d0", "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv"}) sys_cell(t, k, c) = 0;
+                   sys_rechain(t);
+                 });
+                 return true;
+               },
+               B::kBigRead});
   add("syscall:c:c_small", "write(1, buf, 3) with a2 read as 3 + 2^32", [](AirTrace& t) {
     sys_cell(t, sk::kWriteOut, "c2") = 1;
     return true;
@@ -3803,7 +3839,7 @@ std::string verdict(const CheckReport& rep, const std::string& expect) {
 // ---- the tests -----------------------------------------------------------------------------
 
 TEST(Air, BaseTracesPass) {
-  for (const AirTrace* t : {&fib(), &mini(), &jumps(), &indirect(), &alu_prog(), &exit_prog(), &mem_prog(), &div_prog(), &sys_prog(), &merge_prog(), &log_prog()}) {
+  for (const AirTrace* t : {&fib(), &mini(), &jumps(), &indirect(), &alu_prog(), &exit_prog(), &mem_prog(), &div_prog(), &sys_prog(), &merge_prog(), &log_prog(), &big_read_prog()}) {
     const auto rep = check_trace(*t);
     EXPECT_TRUE(rep.ok()) << rep.summary();
     EXPECT_FALSE(spec_disagreement(the_spec(), *t));

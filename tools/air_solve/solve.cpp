@@ -255,7 +255,8 @@ class Encoder {
       // multiples of p, e = 0 mod p is e = k p for one of them (linear where e is; no quotient)
       const auto [lo, hi] = range(e);
       const double klo = std::floor(lo / kPDouble) - 1, khi = std::ceil(hi / kPDouble) + 1;
-      if (khi - klo <= 8) {
+      // only where the bounds are exact enough: beyond 2^100 a double's rounding exceeds p
+      if (std::max(std::fabs(lo), std::fabs(hi)) < 0x1p100 && khi - klo <= 8) {
         z3::expr any = ctx_.bool_val(false);
         for (double k = klo; k <= khi; ++k) {
           const z3::expr kp = ctx_.int_val(static_cast<int64_t>(k)) * p_;
