@@ -138,6 +138,18 @@ std::set<std::string> witness_columns(const Table& t, const spec::air::Constrain
   return out;
 }
 
+// The factors of e's top product (e itself when it is not one), through negations.
+std::vector<const Expr*> factors_of(const Expr& e) {
+  std::vector<const Expr*> factors;
+  std::function<void(const Expr&)> flatten = [&](const Expr& x) {
+    if (x.op == Expr::Op::kMul) flatten(*x.args[0]), flatten(*x.args[1]);
+    else if (x.op == Expr::Op::kNeg) flatten(*x.args[0]);
+    else factors.push_back(&x);
+  };
+  flatten(e);
+  return factors;
+}
+
 // The most columns that are not bits (nor witnesses) in one monomial of e, expanded.
 int free_degree(const Expr& e, const TableFacts& facts, const std::set<std::string>& witnesses) {
   switch (e.op) {
@@ -157,14 +169,8 @@ int free_degree(const Expr& e, const TableFacts& facts, const std::set<std::stri
 // free_degree of a constraint as the implied question states it: a product as "some factor is
 // 0", so the largest of its factors'.
 int constraint_degree(const Expr& e, const TableFacts& facts, const std::set<std::string>& witnesses) {
-  std::vector<const Expr*> factors;
-  std::function<void(const Expr&)> flatten = [&](const Expr& x) {
-    if (x.op == Expr::Op::kMul) flatten(*x.args[0]), flatten(*x.args[1]);
-    else if (x.op == Expr::Op::kNeg) flatten(*x.args[0]);
-    else factors.push_back(&x);
-  };
-  flatten(e);
   int d = 0;
+  const auto factors = factors_of(e);
   for (const Expr* f : factors) d = std::max(d, free_degree(*f, facts, witnesses));
   return d;
 }
@@ -381,13 +387,7 @@ class Encoder {
   // solver case-splits on (integer arithmetic mod p does not know that p has no divisors).
   z3::expr some_factor_zero(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next,
                             const std::vector<double>* ml = nullptr, const std::vector<double>* mn = nullptr) const {
-    std::vector<const Expr*> factors;
-    std::function<void(const Expr&)> flatten = [&](const Expr& x) {
-      if (x.op == Expr::Op::kMul) flatten(*x.args[0]), flatten(*x.args[1]);
-      else if (x.op == Expr::Op::kNeg) flatten(*x.args[0]);
-      else factors.push_back(&x);
-    };
-    flatten(e);
+    const auto factors = factors_of(e);
     auto zero = [&](const Expr& f) {
       if (auto ar = witness_split(f, local, next)) return reduced(ar->first) != 0 || reduced(ar->second) == 0;
       return ml ? holds_bounded(f, local, next, *ml, mn) : holds(f, local, next);
@@ -745,14 +745,7 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
       for (const Instance& in : instances)
         for (const auto& c : t.constraints) {
           if (c.rows != in.rows) continue;
-          std::vector<const Expr*> factors;
-          std::function<void(const Expr&)> flatten = [&](const Expr& x) {
-            if (x.op == Expr::Op::kMul) flatten(*x.args[0]), flatten(*x.args[1]);
-            else if (x.op == Expr::Op::kNeg) flatten(*x.args[0]);
-            else factors.push_back(&x);
-          };
-          flatten(*c.expr);
-          for (const Expr* f : factors) {
+          for (const Expr* f : factors_of(*c.expr)) {
             const auto ar = enc.witness_split(*f, *in.local, in.next);
             if (!ar) continue;
             std::string y;
