@@ -138,6 +138,11 @@ std::set<std::string> witness_columns(const Table& t, const spec::air::Constrain
   return out;
 }
 
+// A leaf of an expression: a constant, a column (this row or the next) or a public value.
+bool is_atom(const Expr& e) {
+  return e.op == Expr::Op::kConst || e.op == Expr::Op::kColumn || e.op == Expr::Op::kNext || e.op == Expr::Op::kPublic;
+}
+
 // The factors of e's top product (e itself when it is not one), through negations.
 std::vector<const Expr*> factors_of(const Expr& e) {
   std::vector<const Expr*> factors;
@@ -220,9 +225,7 @@ class Encoder {
   // same field element), so that a factor known to be 0 mod p makes the product 0 by rewriting
   // alone; integer arithmetic mod p does not see that (D * y = 1 mod p with D = 0 mod p).
   z3::expr factor(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next) const {
-    const bool atom = e.op == Expr::Op::kConst || e.op == Expr::Op::kColumn || e.op == Expr::Op::kNext ||
-                      e.op == Expr::Op::kPublic;
-    return reduce_products_ && !atom ? reduced(term(e, local, next)) : term(e, local, next);
+    return reduce_products_ && !is_atom(e) ? reduced(term(e, local, next)) : term(e, local, next);
   }
   z3::expr reduced(const z3::expr& v) const { return z3::mod(v, p_); }
   void use_signed_constants() { signed_constants_ = true; }
@@ -299,11 +302,7 @@ class Encoder {
       }
       case Expr::Op::kMul:
       case Expr::Op::kPow: {
-        auto side = [&](const Expr& x) {
-          const bool atom = x.op == Expr::Op::kConst || x.op == Expr::Op::kColumn || x.op == Expr::Op::kNext ||
-                            x.op == Expr::Op::kPublic;
-          return reduce_products_ && !atom ? std::make_pair(0.0, kPDouble) : range(x);
-        };
+        auto side = [&](const Expr& x) { return reduce_products_ && !is_atom(x) ? std::make_pair(0.0, kPDouble) : range(x); };
         auto times = [](std::pair<double, double> a, std::pair<double, double> b) {
           const double c[4] = {a.first * b.first, a.first * b.second, a.second * b.first, a.second * b.second};
           return std::make_pair(*std::min_element(c, c + 4), *std::max_element(c, c + 4));
@@ -944,7 +943,7 @@ Answer witness_attack(const spec::air::Spec& spec, const Table& t, const spec::a
       z3::expr a = ctx.bool_val(true);
       for (const auto& c : t.constraints) {
         if (c.rows != rows || (except && c.id == *except)) continue;
-        a = a && enc.holds_bounded(*c.expr, local, nx, ml, mn) && enc.some_factor_zero(*c.expr, local, nx, &ml, mn);
+        a = a && enc.some_factor_zero(*c.expr, local, nx, &ml, mn);  // the product itself follows
         if (const int b = enc.bit_column(*c.expr); b >= 0) a = a && (local[b] == 0 || local[b] == 1);
       }
       return a;
