@@ -2852,6 +2852,21 @@ void sys_mutations(std::vector<Mutation>& m) {
     return true;
   });
   io_add("io:c:last_bit", "last = 2 on the first read's last byte", sk::kReadFull, 3, "last", 2, false);
+  add("io:c:last_real",
+      "write(2, buf, 2) moves no byte: its group's rows dropped but for the last, kept as a padding row (is_real = 0) that "
+      "still receives the syscall's tuple (memory replayed without the two reads)",
+      [io_row](AirTrace& t) {
+        auto& io = t.table("io");
+        const size_t first = io_row(t, sk::kWriteLog, 0), last = io_row(t, sk::kWriteLog, 1);
+        if (last != first + 1 || !io.rows[last][io.col("last")] || (last + 1 < io.height() && io.rows[last + 1][io.col("is_real")]))
+          return false;  // the group must be the table's last
+        io.rows[last][io.col("is_real")] = 0;
+        io.rows.erase(io.rows.begin() + static_cast<std::ptrdiff_t>(first));
+        io.rows.push_back(std::vector<uint64_t>(io.columns.size(), 0));
+        replay_memory(t);
+        count_lookups(t);
+        return true;
+      });
   add("io:c:last_real", "last = 1 on a padding row of io", [](AirTrace& t) {
     auto& io = t.table("io");
     io.rows.push_back(std::vector<uint64_t>(io.columns.size(), 0));
@@ -2944,6 +2959,25 @@ void sys_mutations(std::vector<Mutation>& m) {
   });
   io_add("io:c:rd_bit", "rd = 2 on a read byte", sk::kReadFull, 0, "rd", 2, false);
   io_add("io:c:out_bit", "out = 2 on an output byte", sk::kWriteOut, 0, "out", 2, false);
+  add("io:c:out_bit",
+      "fault class 'public output forged': two padding rows of io send output byte 0 again, once with out = -1 (taking the "
+      "written byte back) and once with out = 1 (another byte in its place)",
+      [](AirTrace& t) {
+        auto& io = t.table("io");
+        auto& ot = t.table("output");
+        size_t n = 0;  // the first padding row
+        while (n < io.height() && io.rows[n][io.col("is_real")]) ++n;
+        if (n + 2 > io.height()) io.rows.resize(2 * io.height(), std::vector<uint64_t>(io.columns.size(), 0));
+        const uint64_t written = ot.rows[0][ot.col("value")], forged = written ^ 0x20;
+        // a padding row's output multiplicity is out, which nothing but out_bit holds to {0, 1}
+        auto set = [&](size_t row, uint64_t out, uint64_t value) {
+          io.rows[row][io.col("out")] = out, io.rows[row][io.col("opos")] = 0, io.rows[row][io.col("new")] = value;
+        };
+        set(n, (Fp() - Fp::from_u64(1)).value(), written);
+        set(n + 1, 1, forged);
+        ot.rows[0][ot.col("value")] = forged;
+        return true;
+      });
   io_add("io:c:rd_writable", "a read byte in a segment claimed read-only (w = 0)", sk::kReadFull, 0, "w", 0, false);
   add("io:c:write_keeps", "fault class 'memory value changed': write(2, buf, 2) changes the byte it reads", [io_row](AirTrace& t) {
     const size_t i = io_row(t, sk::kWriteLog, 0);
