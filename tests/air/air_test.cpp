@@ -143,8 +143,12 @@ const AirTrace& indirect() {
 
 // A program of instruction words at 0x10000 (and `data` segments above it), executed with a
 // trace on `input` (it must exit), as a trace.
-AirTrace executed(const std::vector<uint32_t>& words, const char* name, const std::vector<spec::Segment>& data = {},
-                  const std::string& input = "") {
+struct Executed {
+  spec::ProgramImage image;
+  spec::ExecResult run;
+};
+Executed execute_words(const std::vector<uint32_t>& words, const char* name, const std::vector<spec::Segment>& data = {},
+                       const std::string& input = "") {
   spec::ProgramImage img;
   img.entry = 0x10000;
   std::vector<uint8_t> bytes;
@@ -157,7 +161,12 @@ AirTrace executed(const std::vector<uint32_t>& words, const char* name, const st
   o.random_seed = 7;
   const auto run = opt::execute(img, std::vector<uint8_t>(input.begin(), input.end()), o);
   if (run.status != spec::ExitStatus::kExited) throw std::logic_error(std::string(name) + " did not exit");
-  return build_trace(img, run);
+  return {img, run};
+}
+AirTrace executed(const std::vector<uint32_t>& words, const char* name, const std::vector<spec::Segment>& data = {},
+                  const std::string& input = "") {
+  const auto e = execute_words(words, name, data, input);
+  return build_trace(e.image, e.run);
 }
 
 // A program executed by the executor (exit code 0): every operation the alu table proves, with
@@ -434,6 +443,79 @@ const AirTrace& big_read_prog() {
                     "abcd");
   }();
   return t;
+}
+
+// random_u64 gives R; t0 = R & 2^32, t2 = R & 2^33 and t3 = (R & 2^35) << 13, which are 0 for the
+// tests' seed (the run exits only then); read(0, 0x20000 + t0, 4) of "abcd"; write(1, 0x20000 + t0,
+// 3 + t2); ld a5, 0(0x20000 + t3); exit 0. The random number is the prover's choice, so the
+// record of a run with another R is as good a witness: far_run is the run with bit 32, 33 or 35
+// of R set as a prover who hides the executor's fault would record it: the buffer at
+// 2^32 + 0x20000, the count 2^33 + 3, or the load at 2^48 + 0x20000, with every access and byte
+// where the honest run has it (the low 32 bits of the address).
+const std::vector<uint32_t> kFarWords = {
+    0x0005a8b7,  // 0: lui a7, 0x5a
+    0x00000073,  // 1: ecall: random_u64() = R
+    0x00100313,  // 2: addi t1, x0, 1
+    0x02031313,  // 3: slli t1, t1, 32
+    0x006572b3,  // 4: and t0, a0, t1
+    0x00131313,  // 5: slli t1, t1, 1
+    0x006573b3,  // 6: and t2, a0, t1
+    0x00231313,  // 7: slli t1, t1, 2
+    0x00657e33,  // 8: and t3, a0, t1
+    0x00de1e13,  // 9: slli t3, t3, 13
+    0x000205b7,  // 10: lui a1, 0x20
+    0x005585b3,  // 11: add a1, a1, t0
+    0x00000513,  // 12: addi a0, x0, 0
+    0x00400613,  // 13: addi a2, x0, 4
+    0x03f00893,  // 14: addi a7, x0, 63
+    0x00000073,  // 15: ecall: read(0, a1, 4) = 4
+    0x00100513,  // 16: addi a0, x0, 1
+    0x00300613,  // 17: addi a2, x0, 3
+    0x00760633,  // 18: add a2, a2, t2
+    0x04000893,  // 19: addi a7, x0, 64
+    0x00000073,  // 20: ecall: write(1, a1, a2) = a2
+    0x00020737,  // 21: lui a4, 0x20
+    0x01c70733,  // 22: add a4, a4, t3
+    0x00073783,  // 23: ld a5, 0(a4)
+    0x05d00893,  // 24: addi a7, x0, 93
+    0x00000513,  // 25: addi a0, x0, 0
+    0x00000073,  // 26: ecall (exit 0)
+};
+Executed far_honest() {
+  return execute_words(kFarWords, "far_prog", {{0x20000, 64, spec::kFlagR | spec::kFlagW, std::vector<uint8_t>(64, 0)}}, "abcd");
+}
+const AirTrace& far_prog() {
+  static const AirTrace t = [] {
+    const auto e = far_honest();
+    return build_trace(e.image, e.run);
+  }();
+  return t;
+}
+AirTrace far_run(int bit) {
+  auto e = far_honest();
+  auto& steps = e.run.trace;
+  // step `at` writes `value` to its rd; the later steps that read that register see it
+  auto rewrite = [&](size_t at, uint64_t value) {
+    const uint8_t rd = steps[at].rd;
+    if (rd == 0) throw std::logic_error("far_run: step writes no register");
+    steps[at].rd_value = value;
+    for (size_t i = at + 1; i < steps.size(); ++i) {
+      if (steps[i].rs1 == rd) steps[i].rs1_value = value;
+      if (steps[i].rs2 == rd) steps[i].rs2_value = value;
+      if (steps[i].rd == rd) break;
+    }
+  };
+  const uint64_t r = steps[1].rd_value | (uint64_t{1} << bit), k = uint64_t{1} << bit;
+  if (steps.size() != kFarWords.size() || e.run.syscalls.size() != 4 || steps[1].rd_value & k)
+    throw std::logic_error("far_run: not the run far_prog's comment describes");
+  rewrite(1, r), e.run.syscalls[0].result = r;
+  if (bit == 32) rewrite(4, k), rewrite(11, 0x20000 + k);  // a1: the read's and the write's buffer
+  if (bit == 33) {                                          // a2: the write's count, and so its result
+    rewrite(6, k), rewrite(18, 3 + k), rewrite(20, 3 + k);
+    e.run.syscalls[2].args[2] = 3 + k, e.run.syscalls[2].result = 3 + k;
+  }
+  if (bit == 35) rewrite(8, k), rewrite(9, k << 13), rewrite(22, 0x20000 + (k << 13));  // a4: the load's base
+  return build_trace(e.image, e.run);
 }
 
 // addi a7, x0, 93; remu a7, a7, x0 (a7 % 0 = a7); remu x0, a7, x0; auipc x5, 0x12345; ecall
@@ -824,7 +906,7 @@ struct Mutation {
   std::string expect;  // the constraint or bus ID that must reject it
   std::string what;
   std::function<bool(AirTrace&)> apply;  // false: not applicable to this base trace (a test bug)
-  enum class Base { kFib, kMini, kJumps, kIndirect, kAlu, kExit, kMem, kDiv, kSys, kMerge, kLog, kBigRead } base = Base::kFib;
+  enum class Base { kFib, kMini, kJumps, kIndirect, kAlu, kExit, kMem, kDiv, kSys, kMerge, kLog, kBigRead, kFar } base = Base::kFib;
   AirTrace start() const {
     return base == Base::kMini       ? mini()
            : base == Base::kJumps    ? jumps()
@@ -837,6 +919,7 @@ struct Mutation {
            : base == Base::kMerge    ? merge_prog()
            : base == Base::kLog      ? log_prog()
            : base == Base::kBigRead  ? big_read_prog()
+           : base == Base::kFar      ? far_prog()
                                      : fib();
   }
 };
@@ -2778,6 +2861,37 @@ void sys_mutations(std::vector<Mutation>& m) {
                  return true;
                },
                B::kBigRead});
+  m.push_back({"syscall:c:buf_small",
+               "fault class 'fault hidden': far_prog's read and write with the buffer at 2^32 + 0x20000 (R's bit 32 set), "
+               "where the executor faults, proven as if at 0x20000 (the iogroup tuple takes the low 32 bits)",
+               [](AirTrace& t) {
+                 t = far_run(32);
+                 return true;
+               },
+               B::kFar});
+  m.push_back({"syscall:c:c_small",
+               "fault class 'fault hidden': far_prog's write(1, buf, 2^33 + 3) (R's bit 33 set), where the executor faults, "
+               "proven as returning 2^33 + 3 with 3 bytes moved (mv takes the low 32 bits)",
+               [](AirTrace& t) {
+                 t = far_run(33);
+                 return true;
+               },
+               B::kFar});
+  m.push_back({"cpu:c:c3_bit",
+               "fault class 'fault hidden': far_prog's ld at 2^48 + 0x20000 (R's bit 35 set, shifted), where the executor "
+               "faults, reading 0x20000: s3 = 0 (adder_high) and c3 = 1/2^16, which adder_s3 accepts",
+               [](AirTrace& t) {
+                 t = far_run(35);
+                 auto& cpu = t.table("cpu");
+                 for (auto& row : cpu.rows)
+                   if (row[cpu.col("f_load")] == 1 && row[cpu.col("s3")] == 1) {
+                     row[cpu.col("s3")] = 0, row[cpu.col("c3")] = Fp::from_u64(65536).inverse().value();
+                     count_lookups(t);
+                     return true;
+                   }
+                 return false;
+               },
+               B::kFar});
   add("syscall:c:c_small", "write(1, buf, 3) with a2 read as 3 + 2^32", [](AirTrace& t) {
     sys_cell(t, sk::kWriteOut, "c2") = 1;
     return true;
@@ -3873,7 +3987,7 @@ std::string verdict(const CheckReport& rep, const std::string& expect) {
 // ---- the tests -----------------------------------------------------------------------------
 
 TEST(Air, BaseTracesPass) {
-  for (const AirTrace* t : {&fib(), &mini(), &jumps(), &indirect(), &alu_prog(), &exit_prog(), &mem_prog(), &div_prog(), &sys_prog(), &merge_prog(), &log_prog(), &big_read_prog()}) {
+  for (const AirTrace* t : {&fib(), &mini(), &jumps(), &indirect(), &alu_prog(), &exit_prog(), &mem_prog(), &div_prog(), &sys_prog(), &merge_prog(), &log_prog(), &big_read_prog(), &far_prog()}) {
     const auto rep = check_trace(*t);
     EXPECT_TRUE(rep.ok()) << rep.summary();
     EXPECT_FALSE(spec_disagreement(the_spec(), *t));
