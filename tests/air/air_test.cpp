@@ -1791,6 +1791,37 @@ void mem_mutations(std::vector<Mutation>& m) {
                  mt.rows.back()[mt.col("is_real")] = 2;
                  return true;
                }, B::kMem});
+  // An address nothing touches may have a row (its first token is its last: fin_ts = 0); with
+  // is_real = 2 it sends that token twice and receives it twice, and its range and segment
+  // lookups are asked twice (their tables count them): only real_bit rejects it. The row goes
+  // after the last real one, where real_prefix (1 − is_real) is_real' reads no next real row.
+  m.push_back({"mem:c:real_bit", "is_real = 2 on a new last row: an untouched zero-filled address (its first token its last, twice)",
+               [](AirTrace& t) {
+                 auto& mt = t.table("mem");
+                 const auto& sg = t.table("segments");
+                 size_t n = 0;  // the real rows
+                 while (n < mt.height() && mt.rows[n][mt.col("is_real")]) ++n;
+                 if (n == 0) return false;
+                 const uint64_t after = mt.rows[n - 1][mt.col("addr")] + 1;
+                 for (const auto& seg : sg.rows) {
+                   const uint64_t start = seg[sg.col("start")], file_end = seg[sg.col("file_end")], end = seg[sg.col("end")];
+                   const uint64_t a = std::max({after, start, file_end});
+                   if (a >= end) continue;
+                   std::vector<uint64_t> row(mt.columns.size(), 0);
+                   auto set = [&](const char* c, uint64_t v) { row[mt.col(c)] = v; };
+                   const uint64_t lo = a - start, hi = end - 1 - a, fd = a - file_end, gap = a - after;
+                   set("is_real", 2), set("addr", a), set("w", seg[sg.col("w")]);
+                   set("start", start), set("file_end", file_end), set("end", end);
+                   set("lo0", lo & 0xffff), set("lo1", lo >> 16), set("hi0", hi & 0xffff), set("hi1", hi >> 16);
+                   set("fd0", fd & 0xffff), set("fd1", fd >> 16);
+                   mt.rows[n - 1][mt.col("gap0")] = gap & 0xffff, mt.rows[n - 1][mt.col("gap1")] = gap >> 16;
+                   if (n == mt.height()) mt.rows.resize(2 * n, std::vector<uint64_t>(mt.columns.size(), 0));
+                   mt.rows[n] = row;
+                   count_lookups(t);
+                   return true;
+                 }
+                 return false;
+               }, B::kMem});
   m.push_back({"mem:c:real_prefix", "the last address's row after a padding row", [](AirTrace& t) {
                  auto& mt = t.table("mem");
                  size_t n = 0;
