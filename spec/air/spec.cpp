@@ -375,11 +375,13 @@ class Loader {
     if (a.id.empty() || (kind != "implied" && kind != "open") || !text || !l.done())
       return error(at, "expected: adequacy <constraint ID> implied [using <ID> ...]|open \"<text>\"");
     auto declared = [&](const std::string& id) {
-      return std::any_of(t.constraints.begin(), t.constraints.end(), [&](const Constraint& c) { return c.id == id; });
+      return std::any_of(t.constraints.begin(), t.constraints.end(), [&](const Constraint& c) { return c.id == id; }) ||
+             std::any_of(t.buses.begin(), t.buses.end(), [&](const BusInteraction& b) { return b.id == id; });
     };
     for (const auto& u : a.using_ids)
       if (u == a.id || !declared(u))
-        return error(at, "adequacy: using '" + u + "', which is not another constraint of table " + t.name + " declared above");
+        return error(at, "adequacy: using '" + u + "', which is not another constraint or an interaction of table " + t.name +
+                             " declared above");
     a.kind = kind == "implied" ? AdequacyMark::Kind::kImplied : AdequacyMark::Kind::kOpen;
     a.text = *text;
     if (std::none_of(t.constraints.begin(), t.constraints.end(), [&](const Constraint& c) { return c.id == a.id; }))

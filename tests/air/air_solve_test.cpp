@@ -315,6 +315,40 @@ TEST(AirSolve, ABusCarriesTheSendersBoundToTheReceiver) {
   EXPECT_EQ(air_solve::implied(two_tables(true, "e + h", false), "r", "r:c:b_bit", generous()).verdict, Verdict::kAttack);
 }
 
+// A token bus (the memory and register arguments' shape): `acc` consumes (key, prev) and makes
+// (key, ts) with ts - prev - 1 = d0 + 65536 d1 >= 0, and the verifier's table `init` holds the first
+// and last token of each key k, a bit it fills. A key no init row has could only be consumed from a
+// pair that made it earlier, which makes a cycle whose timestamps cannot close: so the keys are
+// init's, bits, and acc's key_bit is implied. Without the order constraint, pairs may form such a
+// cycle (any key: an attack); with init's key a main column, nothing bounds it.
+spec::air::Spec token_bus(bool ordered, bool preprocessed) {
+  std::vector<spec::air::SourceFile> files = {
+      {"air.md", "```zkrv\nmax_degree 3\nbusdef tok (k: field, t: field)\n```\n"},
+      {"init.md", "```zkrv\ntable init\ncolumn k " + std::string(preprocessed ? "preprocessed" : "main") +
+                      " bit \"a key\"\ncolumn fin main field \"its last timestamp\"\n"
+                      "bus init:b:first send tok (k, 0)\nbus init:b:last receive tok (k, fin)\n```\n"},
+      {"acc.md", "```zkrv\ntable acc\ncolumn live main bit \"l\"\ncolumn key main field \"k\"\ncolumn prev main field \"p\"\n"
+                 "column ts main field \"t\"\ncolumn d0 main bit \"d\"\ncolumn d1 main bit \"e\"\n"
+                 "constraint acc:c:live_bit every: live * (live - 1)\nconstraint acc:c:d0_bit every: d0 * (d0 - 1)\n"
+                 "constraint acc:c:d1_bit every: d1 * (d1 - 1)\nconstraint acc:c:key_bit every: live * key * (key - 1)\n" +
+                     std::string(ordered ? "constraint acc:c:order every: live * (ts - prev - 1 - d0 - 65536 * d1)\n" : "") +
+                     "bus acc:b:in receive tok (key, prev) mult live\nbus acc:b:out send tok (key, ts) mult live\n```\n"}};
+  auto r = spec::air::load_spec(files);
+  if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
+  return std::move(*r.spec);
+}
+TEST(AirSolve, ATokenBusCarriesItsKeysFromTheTableThatHoldsThem) {
+  EXPECT_EQ(air_solve::implied(token_bus(true, true), "acc", "acc:c:key_bit", generous()).verdict, Verdict::kImplied);
+  EXPECT_EQ(air_solve::implied(token_bus(false, true), "acc", "acc:c:key_bit", generous()).verdict, Verdict::kAttack);
+  EXPECT_EQ(air_solve::implied(token_bus(true, false), "acc", "acc:c:key_bit", generous()).verdict, Verdict::kAttack);
+  // a certificate may name the interaction whose carried bound it needs; without it, no answer
+  auto o = generous();
+  o.using_ids = {"acc:b:in"};
+  EXPECT_EQ(air_solve::implied(token_bus(true, true), "acc", "acc:c:key_bit", o).verdict, Verdict::kImplied);
+  o.using_ids = {"acc:c:d0_bit"};
+  EXPECT_EQ(air_solve::implied(token_bus(true, true), "acc", "acc:c:key_bit", o).verdict, Verdict::kUnknown);
+}
+
 // Every `adequacy ID implied` mark in the spec is the solver's: the rest of the table implies the
 // constraint (Air.AdequacyKillRate accepts a survivor only with a mark).
 TEST(AirSolve, EveryImpliedMarkIsProved) {

@@ -27,8 +27,8 @@ int main(int argc, char** argv) {
   app.add_option("--timeout", timeout, "seconds per solver call")->check(CLI::Range(0.01, 3600.0));
   std::vector<std::string> using_ids;
   app.add_option("--using", using_ids,
-                 "with --constraint: ask only whether these constraints of its table (and the lookups on their columns) "
-                 "imply it: implied, or unknown (a certificate check)")
+                 "with --constraint: ask only whether these constraints and interactions of its table (with the "
+                 "interactions on those constraints' columns alone) imply it: implied, or unknown (a certificate check)")
       ->delimiter(',');
   app.add_flag("--verbose", verbose, "print each solver call of the implied question to stderr (subset, answer)");
   app.add_flag("--no-unique", no_unique, "skip the per-table uniqueness question");

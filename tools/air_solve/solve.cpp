@@ -77,6 +77,8 @@ struct TableFacts {
     if (e.op != Expr::Op::kColumn) return kNoBound;
     if (is_bit(e.name)) return 2;
     uint64_t best = kNoBound;
+    for (const auto& c : t.columns)  // the verifier fills a preprocessed column, within its type
+      if (c.name == e.name && c.kind == spec::air::ColumnKind::kPreprocessed) best = spec::air::type_bound(c.type);
     const std::string m = mult ? spec::air::to_string(*mult) : "1";
     for (const auto& b : t.buses) {
       if (!b.send || b.tuple.size() != 1 || b.tuple[0]->op != Expr::Op::kColumn || b.tuple[0]->name != e.name) continue;
@@ -88,6 +90,83 @@ struct TableFacts {
     return best;
   }
 };
+
+// The factors of e's top product (e itself when it is not one), through negations.
+std::vector<const Expr*> factors_of(const Expr& e) {
+  std::vector<const Expr*> factors;
+  std::function<void(const Expr&)> flatten = [&](const Expr& x) {
+    if (x.op == Expr::Op::kMul) flatten(*x.args[0]), flatten(*x.args[1]);
+    else if (x.op == Expr::Op::kNeg) flatten(*x.args[0]);
+    else factors.push_back(&x);
+  };
+  flatten(e);
+  return factors;
+}
+
+// The token pairs of a table on a bus: a receive and a send with the same key (field 0) and the
+// same multiplicity, whose timestamps (field 1) the table orders where that multiplicity is not
+// zero: a constraint `mult * (ts_out - ts_in - 1 - d0 - 65536 d1)` (any arrangement of those
+// terms) whose d0 and d1 it sends to range16 under the same multiplicity. Each pair is counted
+// once; the interactions of the bus that are in no pair are its own. (receive, send) indices.
+std::vector<std::pair<size_t, size_t>> token_pairs(const Table& t, const TableFacts& f, const std::string& bus) {
+  std::vector<std::pair<size_t, size_t>> pairs;
+  std::set<size_t> used;
+  auto str = [](const Expr* e) { return e ? spec::air::to_string(*e) : std::string("1"); };
+  // L == out - in - 1 - d0 - 65536 d1 for columns d0, d1 of L below 2^16 (checked at random points)
+  auto orders = [&](const Expr& l, const Expr& out, const Expr& in, const Expr* mult) {
+    std::vector<std::string> small;
+    spec::air::names(l, [&](const std::string& n, bool next) {
+      if (next) return;
+      Expr col;
+      col.op = Expr::Op::kColumn, col.name = n;
+      if (f.bound(col, mult) <= 65536 && std::find(small.begin(), small.end(), n) == small.end()) small.push_back(n);
+    });
+    for (const auto& d0 : small)
+      for (const auto& d1 : small) {
+        if (d0 == d1) continue;
+        bool same = true;
+        for (uint64_t seed = 1; seed <= 4 && same; ++seed) {
+          std::map<std::pair<std::string, bool>, uint64_t> env;
+          auto look = [&](const std::string& n, bool next) {
+            auto [it, fresh] = env.emplace(std::make_pair(n, next), 0);
+            if (fresh) it->second = field_mul(0x9e3779b97f4a7c15ull % kPValue + seed, env.size() * 0x2545f4914f6cdd1dull % kPValue + seed);
+            return it->second;
+          };
+          const uint64_t want = spec::air::fp_sub(
+              spec::air::fp_sub(spec::air::fp_sub(spec::air::fp_sub(spec::air::eval(out, look), spec::air::eval(in, look)), 1),
+                                look(d0, false)),
+              field_mul(65536, look(d1, false)));
+          same = spec::air::eval(l, look) == want;
+        }
+        if (same) return true;
+      }
+    return false;
+  };
+  for (size_t r = 0; r < t.buses.size(); ++r) {
+    const auto& in = t.buses[r];
+    if (in.bus != bus || in.send || in.tuple.size() < 2) continue;
+    for (size_t s = 0; s < t.buses.size(); ++s) {
+      const auto& out = t.buses[s];
+      if (out.bus != bus || !out.send || used.count(s) || out.tuple.size() != in.tuple.size() ||
+          str(out.tuple[0].get()) != str(in.tuple[0].get()) || str(out.mult.get()) != str(in.mult.get()))
+        continue;
+      bool ordered = false;
+      for (const auto& c : t.constraints) {
+        if (c.rows != Rows::kEvery || (f.skip && c.id == *f.skip)) continue;
+        const auto factors = factors_of(*c.expr);
+        if (factors.size() != 2) continue;
+        for (int k = 0; k < 2 && !ordered; ++k)
+          ordered = str(factors[k]) == str(in.mult.get()) && orders(*factors[1 - k], *out.tuple[1], *in.tuple[1], in.mult.get());
+        if (ordered) break;
+      }
+      if (!ordered) continue;
+      used.insert(s);
+      pairs.emplace_back(r, s);
+      break;
+    }
+  }
+  return pairs;
+}
 
 // Bounds that a bus carries from one side to the other. On a bus where every interaction of
 // every table has a non-negative integer multiplicity (without `skip` in `table`), LogUp's sum
@@ -110,13 +189,44 @@ Carried carried_bounds(const spec::air::Spec& spec, const std::string& table, co
       }
     }
   }
+  // Token buses (the memory and register arguments): where some table has token pairs on a bus,
+  // a pair consumes a token (key, ts_in) and makes (key, ts_out) with ts_out - ts_in in
+  // [1, 2^32]. With every multiplicity a non-negative integer, each consumed token is one that is
+  // sent: by an interaction in no pair, or by a pair's send with the same key. Following the
+  // latter back from a pair whose key no unpaired send has would give a cycle of pairs whose
+  // timestamp steps, each in [1, 2^32], sum to 0 mod p, which needs more than 2^31 rows. So every
+  // key on the bus is one that its unpaired sends have, and every interaction of it may assume
+  // their bound on field 0.
+  std::map<std::string, uint64_t> key_bound;  // bus -> the largest key bound of its unpaired sends
+  std::set<std::string> token_bus;
+  for (const auto& t : spec.tables) {
+    const TableFacts f{t, t.name == table ? skip : nullptr};
+    std::set<std::string> buses;
+    for (const auto& b : t.buses) buses.insert(b.bus);
+    for (const auto& bus : buses) {
+      std::set<size_t> paired;
+      for (const auto& [r, s] : token_pairs(t, f, bus)) paired.insert(r), paired.insert(s), token_bus.insert(bus);
+      for (size_t i = 0; i < t.buses.size(); ++i) {
+        const auto& b = t.buses[i];
+        if (b.bus != bus || !b.send || paired.count(i) || b.tuple.empty()) continue;
+        auto [it, fresh] = key_bound.emplace(bus, 0);
+        it->second = std::max(it->second, f.bound(*b.tuple[0], b.mult.get()));
+      }
+    }
+  }
   Carried out;
+  for (const auto& bus : token_bus) {
+    const auto it = key_bound.find(bus);
+    if (!usable[bus] || it == key_bound.end() || it->second == kNoBound) continue;
+    for (bool send : {false, true}) out[std::make_tuple(bus, send, size_t{0})] = it->second;
+  }
   for (const auto& [key, k] : side) {
     const auto& [bus, send, field] = key;
     if (!usable[bus] || k == kNoBound) continue;
     // a bound the senders enforce is the receivers' to assume, and the other way round; a side
     // with no interactions at all carries nothing (the verifier adds those tuples)
-    out[std::make_tuple(bus, !send, field)] = k;
+    auto [at, fresh] = out.emplace(std::make_tuple(bus, !send, field), k);
+    if (!fresh) at->second = std::min(at->second, k);
   }
   return out;
 }
@@ -143,17 +253,6 @@ bool is_atom(const Expr& e) {
   return e.op == Expr::Op::kConst || e.op == Expr::Op::kColumn || e.op == Expr::Op::kNext || e.op == Expr::Op::kPublic;
 }
 
-// The factors of e's top product (e itself when it is not one), through negations.
-std::vector<const Expr*> factors_of(const Expr& e) {
-  std::vector<const Expr*> factors;
-  std::function<void(const Expr&)> flatten = [&](const Expr& x) {
-    if (x.op == Expr::Op::kMul) flatten(*x.args[0]), flatten(*x.args[1]);
-    else if (x.op == Expr::Op::kNeg) flatten(*x.args[0]);
-    else factors.push_back(&x);
-  };
-  flatten(e);
-  return factors;
-}
 
 // The most columns that are not bits (nor witnesses) in one monomial of e, expanded.
 int free_degree(const Expr& e, const TableFacts& facts, const std::set<std::string>& witnesses) {
@@ -342,6 +441,7 @@ class Encoder {
       const z3::expr active = mult(b, local, next) != 0;
       for (size_t f = 0; f < b.tuple.size(); ++f) {
         uint64_t k = bound;
+        if (!k && b.tuple[f]->op == Expr::Op::kConst) continue;  // a constant key says nothing new (and slows Z3)
         if (!k) {  // another bus: what the other side enforces on this field, if anything
           const auto it = carried_.find(std::make_tuple(b.bus, b.send, f));
           if (it == carried_.end()) continue;
@@ -641,24 +741,37 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
     std::set<std::string> cols;
     cols_of(*target->expr, cols);
     for (const auto& id : options.using_ids) {
-      size_t i = 0;
+      size_t i = 0, j = 0;
       while (i < t.constraints.size() && t.constraints[i].id != id) ++i;
+      while (j < t.buses.size() && t.buses[j].id != id) ++j;
+      if (j < t.buses.size()) {  // an interaction named: its bounds
+        given.b[j] = true;
+        continue;
+      }
       if (i == t.constraints.size() || id == target->id)
-        throw std::invalid_argument("'" + id + "' is not another constraint of table " + table);
+        throw std::invalid_argument("'" + id + "' is not another constraint or an interaction of table " + table);
       given.c[i] = true;
       cols.insert(c_cols[i].begin(), c_cols[i].end());
     }
+    // and the interactions on those columns alone
     for (size_t i = 0; i < t.buses.size(); ++i) {
       bool inside = true;
       for (const auto& c : b_cols[i]) inside = inside && cols.count(c);
-      given.b[i] = inside;
+      given.b[i] = given.b[i] || inside;
     }
     passes = {std::move(given)};
   }
   bool unknown = false;
+  const Carried carried = carried_bounds(spec, table, &target->id);
+  if (options.progress)
+    for (const auto& [key, k] : carried) {
+      const auto& [bus, send, field] = key;
+      options.progress("carried: field " + std::to_string(field) + " of the " + bus + " bus's " + (send ? "sends" : "receives") +
+                       " is below " + std::to_string(k));
+    }
   for (const Scenario& sc : scenarios) {
     z3::context ctx;
-    Encoder enc(ctx, spec, t, carried_bounds(spec, table, &target->id));
+    Encoder enc(ctx, spec, t, carried);
     enc.use_reduced_products();
     enc.eliminate_witnesses(witnesses);
     // The bit columns (a bit constraint other than C) are bits on both rows: the whole table
