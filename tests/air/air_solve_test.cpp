@@ -273,6 +273,46 @@ TEST(AirSolve, AGivenSubsetIsACertificateOrNothing) {
   EXPECT_THROW(air_solve::implied(sp, "t", "t:c:y_range", o), std::invalid_argument);
 }
 
+// A definition: d makes f = 1 - a - b (a, b bits), so f is -1, 0 or 1, and the implied question
+// states f as that sum on every row (a product f (w - 5) becomes bit-gated copies of w - 5). With
+// k = 17 f a byte, f = -1 is out (k = p - 17) and f (f - 1) is implied, from the whole table and
+// from a certificate that names d; a certificate without d has no definition to use (f is any
+// field element, 2 among them) and proves nothing. Without the byte lookup the attack is f = -1:
+// the model must show f as the field element p - 1 that its definition gives (the spec's
+// evaluator checks every other constraint on the row).
+TEST(AirSolve, ADefinedColumnIsStatedAsItsDefinition) {
+  const std::string columns = "```zkrv\ntable t\ncolumn a main bit \"a\"\ncolumn b main bit \"b\"\n"
+                              "column f main field \"f\"\ncolumn w main field \"w\"\ncolumn k main byte \"k\"\n"
+                              "constraint t:c:a_bit every: a * (a - 1)\nconstraint t:c:b_bit every: b * (b - 1)\n"
+                              "constraint t:c:d every: f + a + b - 1\nconstraint t:c:f_bit every: f * (f - 1)\n"
+                              "constraint t:c:k every: k - 17 * f\nconstraint t:c:wf every: f * (w - 5)\n"
+                              "constraint t:c:w every: w * (w - 5) * (w - 6)\n";
+  const auto sp = small_spec(columns + "bus t:b:k send byte (k)\n```\n", true);
+  EXPECT_EQ(air_solve::implied(sp, "t", "t:c:f_bit", generous()).verdict, Verdict::kImplied);
+  auto o = generous();
+  o.using_ids = {"t:c:d", "t:c:k", "t:b:k"};
+  EXPECT_EQ(air_solve::implied(sp, "t", "t:c:f_bit", o).verdict, Verdict::kImplied);
+  o.using_ids = {"t:c:k", "t:b:k"};
+  EXPECT_EQ(air_solve::implied(sp, "t", "t:c:f_bit", o).verdict, Verdict::kUnknown);
+
+  const auto open = small_spec(columns + "```\n", false);
+  const auto a = air_solve::implied(open, "t", "t:c:f_bit", generous());
+  ASSERT_EQ(a.verdict, Verdict::kAttack) << air_solve::format(a);
+  std::map<std::string, uint64_t> v;
+  for (const auto& x : a.model) v[x.column] = x.value;
+  const std::string tick = a.violate_next ? "'" : "";
+  EXPECT_EQ(v["f" + tick], 0xffffffff00000000ull) << air_solve::format(a);  // p - 1
+  auto row = [&](const std::string& name, bool) -> uint64_t {
+    const auto it = v.find(name + tick);
+    return it == v.end() ? 0 : it->second;
+  };
+  for (const auto& c : open.table("t")->constraints) {
+    const uint64_t here = spec::air::eval(*c.expr, row);
+    if (c.id == "t:c:f_bit") EXPECT_NE(here, 0u);
+    else EXPECT_EQ(here, 0u) << c.id << " " << air_solve::format(a);
+  }
+}
+
 // x + y + b = 0 in the field with x = 1, y = p - 1, b = 0: the integer sum is p. The implied
 // question states a constraint with a known integer range as "e = k p" for each k in reach, and
 // must keep k = 1 (with only k = 0, the sum would force x = 0 and call t:c:x implied).

@@ -279,6 +279,109 @@ int constraint_degree(const Expr& e, const TableFacts& facts, const std::set<std
   return d;
 }
 
+// An affine form c0 + sum of c * leaf, each leaf a column of this row or of the next, with small
+// integer coefficients (constants above p/2 taken as their value minus p).
+struct Form {
+  int64_t c0 = 0;
+  std::map<std::pair<std::string, bool>, int64_t> terms;  // (column, next row) -> coefficient
+};
+using Leaf = std::function<std::optional<Form>(const std::string& column, bool next)>;
+
+// e as an affine form of what `leaf` makes of each column it names (nullopt: not affine there);
+// nullopt for a product of two non-constants or a coefficient outside [-2^40, 2^40].
+std::optional<Form> affine_form(const Expr& e, const Leaf& leaf) {
+  constexpr int64_t kMax = int64_t{1} << 40;
+  auto small = [&](int64_t v) { return v >= -kMax && v <= kMax; };
+  switch (e.op) {
+    case Expr::Op::kConst: {
+      const int64_t v = e.value > kHalfP ? -static_cast<int64_t>(kPValue - e.value) : static_cast<int64_t>(e.value);
+      if (!small(v)) return std::nullopt;
+      return Form{v, {}};
+    }
+    case Expr::Op::kColumn:
+    case Expr::Op::kNext: return leaf(e.name, e.op == Expr::Op::kNext);
+    case Expr::Op::kNeg: {
+      auto a = affine_form(*e.args[0], leaf);
+      if (!a) return std::nullopt;
+      a->c0 = -a->c0;
+      for (auto& [n, c] : a->terms) c = -c;
+      return a;
+    }
+    case Expr::Op::kAdd:
+    case Expr::Op::kSub: {
+      auto a = affine_form(*e.args[0], leaf), b = affine_form(*e.args[1], leaf);
+      if (!a || !b) return std::nullopt;
+      const int64_t sign = e.op == Expr::Op::kAdd ? 1 : -1;
+      a->c0 += sign * b->c0;
+      for (const auto& [n, c] : b->terms) a->terms[n] += sign * c;
+      if (!small(a->c0)) return std::nullopt;
+      for (const auto& [n, c] : a->terms)
+        if (!small(c)) return std::nullopt;
+      return a;
+    }
+    case Expr::Op::kMul: {  // by a constant only
+      auto a = affine_form(*e.args[0], leaf), b = affine_form(*e.args[1], leaf);
+      if (!a || !b) return std::nullopt;
+      if (!b->terms.empty()) std::swap(a, b);
+      if (!b->terms.empty()) return std::nullopt;
+      const int64_t k = b->c0;  // both below 2^40 in size: the products do not overflow
+      a->c0 *= k;
+      if (!small(a->c0)) return std::nullopt;
+      for (auto& [n, c] : a->terms) {
+        c *= k;
+        if (!small(c)) return std::nullopt;
+      }
+      return a;
+    }
+    default: return std::nullopt;
+  }
+}
+
+// The range of an affine form whose leaves are bits.
+std::pair<double, double> form_range(const Form& f) {
+  double lo = static_cast<double>(f.c0), hi = lo;
+  for (const auto& [n, c] : f.terms) (c < 0 ? lo : hi) += static_cast<double>(c);
+  return {lo, hi};
+}
+
+// Definitions: a column x that an every-row constraint D (other than `target`; among `using_ids`
+// where given) makes an affine form of bit columns, D = a x + (c0 + sum of c b) with a = ±1 and
+// x the only column of D that is not a bit. The implied question then states x as that form on
+// every row (the same field element, since D holds there), so that a product of x and another
+// column is a sum of bit-gated copies of the other (linear) rather than a product of two
+// full-range integers. `cpu:c:f_system_bit` needs it: one_class makes f_system is_real minus a
+// sum of flags, and f_system multiplies the instruction word and the register indices.
+std::map<std::string, Form> definitions(const Table& t, const spec::air::Constraint& target, const TableFacts& facts,
+                                        const std::set<std::string>& witnesses, const std::vector<std::string>& using_ids) {
+  std::map<std::string, Form> out;
+  const Leaf this_row = [](const std::string& col, bool next) -> std::optional<Form> {
+    if (next) return std::nullopt;
+    return Form{0, {{{col, false}, 1}}};
+  };
+  for (const auto& c : t.constraints) {
+    if (c.rows != Rows::kEvery || c.id == target.id) continue;
+    if (!using_ids.empty() && std::find(using_ids.begin(), using_ids.end(), c.id) == using_ids.end()) continue;
+    const auto a = affine_form(*c.expr, this_row);
+    if (!a) continue;
+    std::string x;
+    bool ok = true;
+    for (const auto& [key, k] : a->terms) {
+      const std::string& n = key.first;
+      if (k == 0 || facts.is_bit(n)) continue;
+      if (!x.empty() || (k != 1 && k != -1) || witnesses.count(n) || out.count(n)) ok = false;  // the first definition of x
+      x = n;
+    }
+    if (!ok || x.empty()) continue;
+    // x = -(c0 + sum over the bits) / a, a = ±1
+    const int64_t sign = -a->terms.at({x, false});
+    Form def{sign * a->c0, {}};
+    for (const auto& [key, k] : a->terms)
+      if (key.first != x && k != 0) def.terms[key] = sign * k;
+    out.emplace(x, std::move(def));  // its terms are bits, so no definition names another
+  }
+  return out;
+}
+
 // One table's variables and terms in one Z3 context.
 class Encoder {
  public:
@@ -302,10 +405,13 @@ class Encoder {
       case Expr::Op::kConst:
         if (signed_constants_ && e.value > kHalfP) return -ctx_.int_val(std::to_string(kPValue - e.value).c_str());
         return ctx_.int_val(std::to_string(e.value).c_str());
-      case Expr::Op::kColumn: return local.at(static_cast<size_t>(t_.column_index(e.name)));
-      case Expr::Op::kNext:
-        if (!next) throw std::logic_error("a next-row reference where there is no next row: " + e.name);
-        return next->at(static_cast<size_t>(t_.column_index(e.name)));
+      case Expr::Op::kColumn:
+      case Expr::Op::kNext: {
+        if (e.op == Expr::Op::kNext && !next) throw std::logic_error("a next-row reference where there is no next row: " + e.name);
+        const std::vector<z3::expr>& row = e.op == Expr::Op::kNext ? *next : local;
+        if (defs_.count(e.name)) return sum(*bit_affine(e, local, next));  // its definition on that row
+        return row.at(static_cast<size_t>(t_.column_index(e.name)));
+      }
       case Expr::Op::kPublic: return publics_.at(e.name);
       case Expr::Op::kNeg: return -term(*e.args[0], local, next);
       case Expr::Op::kPow: {
@@ -316,15 +422,80 @@ class Encoder {
       }
       case Expr::Op::kAdd: return term(*e.args[0], local, next) + term(*e.args[1], local, next);
       case Expr::Op::kSub: return term(*e.args[0], local, next) - term(*e.args[1], local, next);
-      case Expr::Op::kMul: return factor(*e.args[0], local, next) * factor(*e.args[1], local, next);
+      case Expr::Op::kMul: {
+        // a factor that is an affine form of bits multiplies the other as a sum of bit-gated
+        // copies (b x is x where b = 1 and 0 where b = 0): linear in the other factor
+        for (int k = 0; k < 2; ++k)
+          if (auto a = bit_affine(*e.args[static_cast<size_t>(k)], local, next)) {
+            const z3::expr other = factor(*e.args[static_cast<size_t>(1 - k)], local, next);
+            z3::expr r = a->c0 == 0 ? ctx_.int_val(0) : ctx_.int_val(a->c0) * other;
+            for (const auto& [c, b] : a->terms) {
+              const z3::expr gated = z3::ite(b == 1, other, ctx_.int_val(0));
+              r = r + (c == 1 ? gated : ctx_.int_val(c) * gated);
+            }
+            return r;
+          }
+        return factor(*e.args[0], local, next) * factor(*e.args[1], local, next);
+      }
     }
     throw std::logic_error("unknown expression node");
+  }
+  // e as an affine form of bit columns of (local, next), with the defined columns stated by
+  // their definitions (use_definitions); nullopt where e is not one, or without use_ranges.
+  struct BitAffine {
+    int64_t c0 = 0;
+    std::vector<std::pair<int64_t, z3::expr>> terms;  // (coefficient, a bit column's variable)
+  };
+  std::optional<BitAffine> bit_affine(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next) const {
+    if (bit_columns_.empty()) return std::nullopt;
+    const auto a = affine_of_bits(e);
+    if (!a) return std::nullopt;
+    BitAffine out{a->c0, {}};
+    for (const auto& [key, c] : a->terms) {
+      const auto& [name, at_next] = key;
+      if (at_next && !next) throw std::logic_error("a next-row reference where there is no next row: " + name);
+      out.terms.emplace_back(c, (at_next ? *next : local).at(static_cast<size_t>(t_.column_index(name))));
+    }
+    return out;
+  }
+  z3::expr sum(const BitAffine& a) const {
+    z3::expr r = ctx_.int_val(a.c0);
+    for (const auto& [c, b] : a.terms) r = r + (c == 1 ? b : ctx_.int_val(c) * b);
+    return r;
+  }
+  // The affine form of bits behind bit_affine, with the defined columns' definitions expanded.
+  std::optional<Form> affine_of_bits(const Expr& e) const {
+    return affine_form(e, [this](const std::string& col, bool next) -> std::optional<Form> {
+      if (bit_columns_.count(col)) return Form{0, {{{col, next}, 1}}};
+      const auto d = defs_.find(col);
+      if (d == defs_.end()) return std::nullopt;
+      Form f{d->second.c0, {}};
+      for (const auto& [key, c] : d->second.terms) f.terms[{key.first, next}] = c;
+      return f;
+    });
+  }
+  // The columns to state by their definitions (definitions()); needs use_ranges (the bits).
+  void use_definitions(std::map<std::string, Form> defs) { defs_ = std::move(defs); }
+  // Each defined column's variable is its definition's value mod p on `row`, so that a model
+  // shows it (every term reads the definition instead).
+  z3::expr definitions_hold(const std::vector<z3::expr>& row) const {
+    z3::expr all = ctx_.bool_val(true);
+    for (const auto& [name, def] : defs_) {
+      const auto [lo, hi] = form_range(def);
+      if (lo <= -kPDouble / 2 || hi >= kPDouble / 2) continue;
+      BitAffine a{def.c0, {}};
+      for (const auto& [key, c] : def.terms) a.terms.emplace_back(c, row.at(static_cast<size_t>(t_.column_index(key.first))));
+      const z3::expr v = sum(a);
+      all = all && row.at(static_cast<size_t>(t_.column_index(name))) == z3::ite(v >= 0, v, v + p_);
+    }
+    return all;
   }
   // A factor of a product: with reduced products, a compound factor is reduced mod p first (the
   // same field element), so that a factor known to be 0 mod p makes the product 0 by rewriting
   // alone; integer arithmetic mod p does not see that (D * y = 1 mod p with D = 0 mod p).
   z3::expr factor(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next) const {
-    return reduce_products_ && !is_atom(e) ? reduced(term(e, local, next)) : term(e, local, next);
+    const bool small = affine_of_bits(e).has_value() && !bit_columns_.empty();  // a small integer already
+    return reduce_products_ && !is_atom(e) && !small ? reduced(term(e, local, next)) : term(e, local, next);
   }
   z3::expr reduced(const z3::expr& v) const { return z3::mod(v, p_); }
   void use_signed_constants() { signed_constants_ = true; }
@@ -387,7 +558,9 @@ class Encoder {
         return {c, c};
       }
       case Expr::Op::kColumn:
-      case Expr::Op::kNext: return bit_columns_.count(e.name) ? std::make_pair(0.0, 1.0) : std::make_pair(0.0, kPDouble);
+      case Expr::Op::kNext:
+        if (defs_.count(e.name)) return form_range(*affine_of_bits(e));
+        return bit_columns_.count(e.name) ? std::make_pair(0.0, 1.0) : std::make_pair(0.0, kPDouble);
       case Expr::Op::kPublic: return {0.0, kPDouble};
       case Expr::Op::kNeg: {
         const auto [lo, hi] = range(*e.args[0]);
@@ -401,7 +574,10 @@ class Encoder {
       }
       case Expr::Op::kMul:
       case Expr::Op::kPow: {
-        auto side = [&](const Expr& x) { return reduce_products_ && !is_atom(x) ? std::make_pair(0.0, kPDouble) : range(x); };
+        auto side = [&](const Expr& x) {
+          const bool small = affine_of_bits(x).has_value();  // not reduced (factor())
+          return reduce_products_ && !is_atom(x) && !small ? std::make_pair(0.0, kPDouble) : range(x);
+        };
         auto times = [](std::pair<double, double> a, std::pair<double, double> b) {
           const double c[4] = {a.first * b.first, a.first * b.second, a.second * b.first, a.second * b.second};
           return std::make_pair(*std::min_element(c, c + 4), *std::max_element(c, c + 4));
@@ -579,6 +755,7 @@ class Encoder {
   bool reduce_products_ = false;
   std::set<std::string> witnesses_;
   std::set<std::string> bit_columns_;
+  std::map<std::string, Form> defs_;
 
   // Which side of product x names y (0 or 1); -1 when both do.
   static int lin_side(const Expr& x, const std::string& y) {
@@ -781,6 +958,7 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
     for (const auto& col : t.columns)
       if (facts.is_bit(col.name)) bits.insert(col.name);
     enc.use_ranges(bits);
+    enc.use_definitions(definitions(t, *target, facts, witnesses, options.using_ids));
     const auto r = enc.row(""), n = enc.row("'");
     const std::string* skip = &target->id;
     const std::vector<z3::expr>& bad = sc.violate_next ? n : r;  // the row that breaks C
@@ -814,7 +992,7 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
     }
     const bool pair_c = target->rows == Rows::kTransition;
     const z3::expr broken = !enc.some_factor_zero(*target->expr, bad, pair_c ? &n : (sc.pair ? &n : &r));
-    z3::expr domain = enc.domain();
+    z3::expr domain = enc.domain() && enc.definitions_hold(r) && enc.definitions_hold(n);
     for (const auto& b : bits)
       for (const auto* row : {&r, &n}) {
         const z3::expr& x = (*row)[static_cast<size_t>(t.column_index(b))];
