@@ -169,6 +169,15 @@ AirTrace executed(const std::vector<uint32_t>& words, const char* name, const st
   return build_trace(e.image, e.run);
 }
 
+// add x0, x0, x0; addi a7, x0, 93; addi a0, x0, 0; ecall (exit 0), executed. The add is an OP
+// word whose operand b (x0's value, 0) equals its I-immediate (rs2 = 0, funct7 = 0) and whose
+// result goes to x0: the row that reads it as OPIMM + STORE - LOAD (cpu:c:f_load_bit) sends the
+// same ALU tuple and writes nothing.
+const AirTrace& op_x0_prog() {
+  static const AirTrace t = executed({0x00000033, 0x05d00893, 0x00000513, 0x00000073}, "op_x0_prog");
+  return t;
+}
+
 // A program executed by the executor (exit code 0): every operation the alu table proves, with
 // operands of both signs, branches with offset +4 (taken or not, the same next pc, so a
 // condition can be forged without changing the control flow), two identical sltu and two
@@ -906,7 +915,7 @@ struct Mutation {
   std::string expect;  // the constraint or bus ID that must reject it
   std::string what;
   std::function<bool(AirTrace&)> apply;  // false: not applicable to this base trace (a test bug)
-  enum class Base { kFib, kMini, kJumps, kIndirect, kAlu, kExit, kMem, kDiv, kSys, kMerge, kLog, kBigRead, kFar } base = Base::kFib;
+  enum class Base { kFib, kMini, kJumps, kIndirect, kAlu, kExit, kMem, kDiv, kSys, kMerge, kLog, kBigRead, kFar, kOpX0 } base = Base::kFib;
   AirTrace start() const {
     return base == Base::kMini       ? mini()
            : base == Base::kJumps    ? jumps()
@@ -920,6 +929,7 @@ struct Mutation {
            : base == Base::kLog      ? log_prog()
            : base == Base::kBigRead  ? big_read_prog()
            : base == Base::kFar      ? far_prog()
+           : base == Base::kOpX0     ? op_x0_prog()
                                      : fib();
   }
 };
@@ -3494,6 +3504,17 @@ std::vector<Mutation> all_mutations() {
                      at(t, "cpu", r, "f_jalr") = P - 1;  // 2 * 0x73 - 0x67 = 0x7f: not the opcode
                      return true;
                    }
+                   if (k == 5) {  // f_load: add x0, x0, x0 read as 0x13 + 0x23 - 0x03 = 0x33 (op_x0_prog)
+                     // f_load + f_store = 0, so no memory access (mo0..mo7 = 0) and no loaded value
+                     // (lv = 0, mtop = mh = 0); the store's bytes are rs2's, 0; f_store keeps x0;
+                     // opb is the immediate, 0, as b_v was; aop (funct3 = 0) and the ALU tuple stay.
+                     // The eight byte sends of the store and the load's mh, at -1, are recounted.
+                     const size_t r = row_with_insn(t, 0x00000033);
+                     at(t, "cpu", r, "f_op") = 0, at(t, "cpu", r, "f_opimm") = 1;
+                     at(t, "cpu", r, "f_store") = 1, at(t, "cpu", r, "f_load") = P - 1;
+                     count_lookups(t);
+                     return true;
+                   }
                    if (non_bit_flag(t, k)) return true;
                    // no flag combination keeps every other constraint: a non-bit flag on padding
                    at(t, "cpu", first_padding(t), kFlags[k]) = 2;
@@ -3501,7 +3522,9 @@ std::vector<Mutation> all_mutations() {
                  },
                  // lui, jal and jalr carry value constraints that vanish only on a write to x0: the
                  // mini program's nop (addi x0, x0, 0) is such a row
-                 (k == 0 || k == 2 || k == 3 || k == 4) ? Mutation::Base::kMini : Mutation::Base::kFib});
+                 (k == 0 || k == 2 || k == 3 || k == 4) ? Mutation::Base::kMini
+                 : k == 5                               ? Mutation::Base::kOpX0
+                                                        : Mutation::Base::kFib});
   m.push_back({"cpu:c:one_class", "a real row with no class flag executes the zero word and jumps anywhere",
                [](AirTrace& t) {
                  // jal x0, +12 to the zero word at 0x1000c, which (flagless, so no pc rule applies)
