@@ -362,8 +362,31 @@ class Loader {
     a.id = l.token();
     a.at = at;
     const std::string kind = l.word();
-    if (kind == "implied") {  // [using <ID> ...]: the constraints of the certificate
-      const size_t mark = l.pos;
+    if (kind == "implied") {  // [descent <receive ID> <field> <L>] [using <ID> ...]: the certificate
+      size_t mark = l.pos;
+      if (l.word() == "descent") {
+        Descent d;
+        d.receive = l.token();
+        const std::string field = l.token(), from = l.token();
+        auto number = [](const std::string& x, uint64_t& v) {
+          if (x.empty() || x.size() > 19 || !std::all_of(x.begin(), x.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+            return false;
+          v = std::stoull(x);
+          return true;
+        };
+        uint64_t f = 0;
+        if (d.receive.empty() || !number(field, f) || !number(from, d.from))
+          return error(at, "expected: adequacy <constraint ID> implied descent <receive ID> <field> <L> [using <ID> ...] \"<text>\"");
+        d.field = static_cast<size_t>(f);
+        const auto r = std::find_if(t.buses.begin(), t.buses.end(), [&](const BusInteraction& b) { return b.id == d.receive; });
+        if (r == t.buses.end() || r->send || d.field >= r->tuple.size())
+          return error(at, "adequacy: descent through '" + d.receive + "', which is not a receive of table " + t.name +
+                               " declared above with a field " + field);
+        a.descent = std::move(d);
+        mark = l.pos;
+      } else {
+        l.pos = mark;
+      }
       if (l.word() == "using") {
         for (l.skip(); l.pos < l.text.size() && l.text[l.pos] != '"'; l.skip()) a.using_ids.push_back(l.token());
         if (a.using_ids.empty()) return error(at, "adequacy: 'using' names no constraint");
@@ -373,13 +396,13 @@ class Loader {
     }
     auto text = l.quoted();
     if (a.id.empty() || (kind != "implied" && kind != "open") || !text || !l.done())
-      return error(at, "expected: adequacy <constraint ID> implied [using <ID> ...]|open \"<text>\"");
+      return error(at, "expected: adequacy <constraint ID> implied [descent <receive ID> <field> <L>] [using <ID> ...]|open \"<text>\"");
     auto declared = [&](const std::string& id) {
       return std::any_of(t.constraints.begin(), t.constraints.end(), [&](const Constraint& c) { return c.id == id; }) ||
              std::any_of(t.buses.begin(), t.buses.end(), [&](const BusInteraction& b) { return b.id == id; });
     };
-    for (const auto& u : a.using_ids)
-      if (u == a.id || !declared(u))
+    for (const auto& u : a.using_ids)  // a descent's IDs of other tables are the solver's to resolve
+      if (u == a.id || ((!a.descent || u.rfind(t.name + ":", 0) == 0) && !declared(u)))
         return error(at, "adequacy: using '" + u + "', which is not another constraint or an interaction of table " + t.name +
                              " declared above");
     a.kind = kind == "implied" ? AdequacyMark::Kind::kImplied : AdequacyMark::Kind::kOpen;

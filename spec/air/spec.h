@@ -72,11 +72,19 @@ struct Padding {
 // constraints of the table alone (a certificate the solver checks in seconds where the whole
 // table is beyond it); open: neither an attack nor a proof is known (the text says what was
 // tried, with the solver's time bound).
+// `implied descent <receive ID> <field> <L> [using ...]`: proved by a descent through the receive's bus
+// (tools/air_solve/solve.h, descent_implied), with `using` IDs from any table.
+struct Descent {
+  std::string receive;  // a receive interaction of the constraint's table
+  size_t field = 0;     // which field of its tuple
+  uint64_t from = 0;    // L: a row that breaks the constraint receives at least this
+};
 struct AdequacyMark {
   enum class Kind { kImplied, kOpen };
   std::string id;
   Kind kind = Kind::kOpen;
   std::vector<std::string> using_ids;  // implied: the certificate's constraints (empty: the whole table)
+  std::optional<Descent> descent;      // implied: by a descent (then `using` may name other tables' IDs)
   std::string text;
   Location at;
 };

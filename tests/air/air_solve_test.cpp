@@ -328,6 +328,52 @@ TEST(AirSolve, ASumThatReachesPIsZeroInTheField) {
   EXPECT_EQ(a.verdict, Verdict::kAttack) << air_solve::format(a);
 }
 
+// A descent through a bus. Table t receives (op) with multiplicity a + b (bits), op = 5a + 6b, and
+// sends (h) on the same bus, h = 5 (a + b) - 1; s sends (v) with v a byte below 11 (v + w = 10, w
+// a byte). With a = b = 1 (a b = 0 broken) t receives 11 twice: only t's own send could supply
+// it, and that sends 9. So a b = 0 is implied through the bus, which t alone does not show (an
+// attack there). A threshold of 12 is not reached by a = b = 1 (Q1); if s may send 11, the
+// descent fails at Q3; if t's send were op itself, at Q2 (a row that sends 11 receives no more).
+spec::air::Spec descent_spec(const std::string& s_sum, const std::string& h) {
+  std::vector<spec::air::SourceFile> files = {
+      {"air.md", "```zkrv\nmax_degree 3\nbusdef byte (value: byte)\nbusdef ops (op: field)\n```\n"},
+      {"bt.md", "```zkrv\ntable bt\ncolumn v preprocessed byte \"v\"\ncolumn m main field \"m\"\n"
+                "bus bt:b:r receive byte (v) mult m\n```\n"},
+      {"s.md", "```zkrv\ntable s\ncolumn v main byte \"v\"\ncolumn w main byte \"w\"\nconstraint s:c:sum every: v + w - " +
+                   s_sum + "\nbus s:b:v send byte (v)\nbus s:b:w send byte (w)\nbus s:b:out send ops (v)\n```\n"},
+      {"t.md", "```zkrv\ntable t\ncolumn a main bit \"a\"\ncolumn b main bit \"b\"\ncolumn op main field \"op\"\n"
+               "column h main field \"h\"\nconstraint t:c:a_bit every: a * (a - 1)\nconstraint t:c:b_bit every: b * (b - 1)\n"
+               "constraint t:c:op every: op - 5 * a - 6 * b\nconstraint t:c:h every: h - (" + h + ")\n"
+               "constraint t:c:one every: a * b\nbus t:b:in receive ops (op) mult a + b\nbus t:b:out send ops (h) mult a + b\n```\n"}};
+  auto r = spec::air::load_spec(files);
+  if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
+  return std::move(*r.spec);
+}
+TEST(AirSolve, ADescentThroughABusProvesWhatNoRowShows) {
+  const auto sp = descent_spec("10", "5 * (a + b) - 1");
+  EXPECT_EQ(air_solve::implied(sp, "t", "t:c:one", generous()).verdict, Verdict::kAttack);
+  auto o = generous();
+  o.descent = spec::air::Descent{"t:b:in", 0, 11};
+  { const auto a = air_solve::implied(sp, "t", "t:c:one", o); EXPECT_EQ(a.verdict, Verdict::kImplied) << air_solve::format(a); }
+  o.using_ids = {"t:c:op", "t:c:h", "s:c:sum", "s:b:v", "s:b:w"};  // a certificate from both tables
+  { const auto a = air_solve::implied(sp, "t", "t:c:one", o); EXPECT_EQ(a.verdict, Verdict::kImplied) << air_solve::format(a); }
+  o.using_ids = {"t:c:op", "t:c:h", "s:b:v"};  // without s:c:sum, v is any byte
+  const auto any_byte = air_solve::implied(sp, "t", "t:c:one", o);
+  EXPECT_EQ(any_byte.verdict, Verdict::kUnknown);
+  EXPECT_NE(any_byte.scenario.find("Q3"), std::string::npos) << air_solve::format(any_byte);
+  o.using_ids = {};
+  o.descent->from = 12;
+  const auto high = air_solve::implied(sp, "t", "t:c:one", o);
+  EXPECT_NE(high.scenario.find("Q1"), std::string::npos) << air_solve::format(high);
+  o.descent->from = 11;
+  const auto s_reaches = air_solve::implied(descent_spec("11", "5 * (a + b) - 1"), "t", "t:c:one", o);
+  EXPECT_NE(s_reaches.scenario.find("Q3"), std::string::npos) << air_solve::format(s_reaches);
+  const auto t_resends = air_solve::implied(descent_spec("10", "op"), "t", "t:c:one", o);
+  EXPECT_NE(t_resends.scenario.find("Q2"), std::string::npos) << air_solve::format(t_resends);
+  o.descent->receive = "t:b:out";  // a send, not a receive
+  EXPECT_THROW(air_solve::implied(sp, "t", "t:c:one", o), std::invalid_argument);
+}
+
 // A bus carries a bound across: r receives (b) where s sends (a), and s makes a a bit, so where
 // r's multiplicity g is not zero, b is a bit too, and g·b·(b − 1) is implied. Without s's bit
 // constraint, or with a multiplicity on either side that is not known to be a sum of bits (a
@@ -399,6 +445,7 @@ TEST(AirSolve, EveryImpliedMarkIsProved) {
       if (mark.kind != spec::air::AdequacyMark::Kind::kImplied) continue;
       auto o = generous();
       o.using_ids = mark.using_ids;  // a certificate: that subset alone implies it
+      o.descent = mark.descent;      // or, with a descent, those of each table
       const auto a = air_solve::implied(spec, t.name, mark.id, o);
       EXPECT_EQ(a.verdict, Verdict::kImplied) << air_solve::format(a);
       ++asked;

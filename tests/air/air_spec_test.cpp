@@ -88,6 +88,10 @@ TEST(AirSpec, ErrorsNameFileLineAndCause) {
        "using 't:c:y', which is not another constraint or an interaction of table t declared above"},
       {head + "constraint t:c:x every: b\nadequacy t:c:x open \"a\"\nadequacy t:c:x open \"b\"\n```\n", 8,
        "marked twice"},
+      {head + "constraint t:c:x every: b\nadequacy t:c:x implied descent t:b:r 0 \"why\"\n```\n", 7,
+       "expected: adequacy <constraint ID> implied descent <receive ID> <field> <L>"},
+      {head + "constraint t:c:x every: b\nadequacy t:c:x implied descent t:b:r 0 5 \"why\"\n```\n", 7,
+       "descent through 't:b:r', which is not a receive of table t declared above with a field 0"},
       {head + "constraint t:c:x every: a\n", 6, "unterminated ```zkrv block"},
       {"```zkrv\ncolumn a main field \"a\"\n```\n", 2, "before any 'table'"},
   };
@@ -113,6 +117,30 @@ TEST(AirSpec, AnImpliedMarkCarriesItsCertificate) {
   EXPECT_EQ(marks[0].using_ids, (std::vector<std::string>{"t:c:x", "t:c:y"}));
   EXPECT_EQ(marks[0].text, "from either");
   EXPECT_TRUE(marks[1].using_ids.empty());
+}
+
+// A descent mark: the receive, its field and the threshold, then a certificate that may name
+// another table's IDs (the solver resolves them; this table's must be declared above).
+TEST(AirSpec, ADescentMarkNamesItsBusAndThreshold) {
+  const std::string air = "```zkrv\nmax_degree 3\nbusdef ops (op: field)\n```\n";
+  const std::string s = "```zkrv\ntable s\ncolumn v main field \"v\"\nbus s:b:out send ops (v)\n```\n";
+  const std::string t = "```zkrv\ntable t\ncolumn a main field \"a\"\nconstraint t:c:x every: a\n"
+                        "bus t:b:in receive ops (a)\n"
+                        "adequacy t:c:x implied descent t:b:in 0 73 using t:b:in s:c:later \"down\"\n```\n";
+  const auto r = load_spec({{"air.md", air}, {"s.md", s}, {"t.md", t}});
+  ASSERT_TRUE(r.errors.empty()) << r.errors.front().str();
+  const auto& mark = r.spec->table("t")->adequacy.at(0);
+  ASSERT_TRUE(mark.descent.has_value());
+  EXPECT_EQ(mark.descent->receive, "t:b:in");
+  EXPECT_EQ(mark.descent->field, 0u);
+  EXPECT_EQ(mark.descent->from, 73u);
+  EXPECT_EQ(mark.using_ids, (std::vector<std::string>{"t:b:in", "s:c:later"}));
+  const std::string bad = "```zkrv\ntable t\ncolumn a main field \"a\"\nconstraint t:c:x every: a\n"
+                          "bus t:b:in receive ops (a)\n"
+                          "adequacy t:c:x implied descent t:b:in 0 73 using t:c:nosuch \"down\"\n```\n";
+  const auto e = load_spec({{"air.md", air}, {"s.md", s}, {"t.md", bad}});
+  ASSERT_FALSE(e.errors.empty());
+  EXPECT_NE(e.errors.front().str().find("using 't:c:nosuch'"), std::string::npos) << e.errors.front().str();
 }
 
 // Found by fuzz/spec_parser: a huge max_degree made std::stoul throw.

@@ -30,6 +30,13 @@ int main(int argc, char** argv) {
                  "with --constraint: ask only whether these constraints and interactions of its table (with the "
                  "interactions on those constraints' columns alone) imply it: implied, or unknown (a certificate check)")
       ->delimiter(',');
+  std::vector<std::string> descent;
+  app.add_option("--descent", descent,
+                 "with --constraint: prove it by a descent through a bus instead (RECEIVE,FIELD,L: a row that breaks it "
+                 "receives RECEIVE with that field at least L; solve.h says what is asked); --using may then name IDs of "
+                 "any table")
+      ->delimiter(',')
+      ->expected(3);
   app.add_flag("--verbose", verbose, "print each solver call of the implied question to stderr (subset, answer)");
   app.add_flag("--no-unique", no_unique, "skip the per-table uniqueness question");
   app.add_flag("--only-unique", only_unique, "ask only the per-table uniqueness question");
@@ -57,6 +64,24 @@ int main(int argc, char** argv) {
   if (!using_ids.empty() && (constraint.empty() || padding || only_unique || !at.empty())) {
     std::fprintf(stderr, "zkrv-air-solve: --using needs --constraint, and none of --padding, --only-unique, --at\n");
     return 64;
+  }
+  if (!descent.empty() && (constraint.empty() || padding || only_unique || !at.empty())) {
+    std::fprintf(stderr, "zkrv-air-solve: --descent needs --constraint, and none of --padding, --only-unique, --at\n");
+    return 64;
+  }
+  std::optional<zkrv::spec::air::Descent> descent_of;
+  if (!descent.empty()) {
+    auto number = [](const std::string& x, uint64_t& v) {
+      if (x.empty() || x.size() > 19 || x.find_first_not_of("0123456789") != std::string::npos) return false;
+      v = std::stoull(x);
+      return true;
+    };
+    uint64_t field = 0, from = 0;
+    if (descent.size() != 3 || !number(descent[1], field) || !number(descent[2], from)) {
+      std::fprintf(stderr, "zkrv-air-solve: --descent takes RECEIVE,FIELD,L (FIELD and L decimal numbers)\n");
+      return 64;
+    }
+    descent_of = zkrv::spec::air::Descent{descent[0], static_cast<size_t>(field), from};
   }
   zkrv::air_solve::TraceRows rows;
   if (!at.empty()) {
@@ -123,6 +148,7 @@ int main(int argc, char** argv) {
   zkrv::air_solve::Options options;
   options.timeout_ms = static_cast<unsigned>(timeout * 1000);
   options.using_ids = using_ids;
+  options.descent = descent_of;
   if (verbose) options.progress = [](const std::string& line) { std::fprintf(stderr, "  %s\n", line.c_str()); };
   size_t counts[3] = {0, 0, 0};
   bool found = constraint.empty();

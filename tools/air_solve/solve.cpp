@@ -344,14 +344,14 @@ std::pair<double, double> form_range(const Form& f) {
   return {lo, hi};
 }
 
-// Definitions: a column x that an every-row constraint D (other than `target`; among `using_ids`
+// Definitions: a column x that an every-row constraint D (other than `skip`; among `using_ids`
 // where given) makes an affine form of bit columns, D = a x + (c0 + sum of c b) with a = ±1 and
 // x the only column of D that is not a bit. The implied question then states x as that form on
 // every row (the same field element, since D holds there), so that a product of x and another
 // column is a sum of bit-gated copies of the other (linear) rather than a product of two
 // full-range integers. `cpu:c:f_system_bit` needs it: one_class makes f_system is_real minus a
 // sum of flags, and f_system multiplies the instruction word and the register indices.
-std::map<std::string, Form> definitions(const Table& t, const spec::air::Constraint& target, const TableFacts& facts,
+std::map<std::string, Form> definitions(const Table& t, const std::string* skip, const TableFacts& facts,
                                         const std::set<std::string>& witnesses, const std::vector<std::string>& using_ids) {
   std::map<std::string, Form> out;
   const Leaf this_row = [](const std::string& col, bool next) -> std::optional<Form> {
@@ -359,7 +359,7 @@ std::map<std::string, Form> definitions(const Table& t, const spec::air::Constra
     return Form{0, {{{col, false}, 1}}};
   };
   for (const auto& c : t.constraints) {
-    if (c.rows != Rows::kEvery || c.id == target.id) continue;
+    if (c.rows != Rows::kEvery || (skip && c.id == *skip)) continue;
     if (!using_ids.empty() && std::find(using_ids.begin(), using_ids.end(), c.id) == using_ids.end()) continue;
     const auto a = affine_form(*c.expr, this_row);
     if (!a) continue;
@@ -809,6 +809,7 @@ const char* verdict_name(Verdict v) {
 }
 
 Answer implied(const spec::air::Spec& spec, const std::string& table, const std::string& id, const Options& options) {
+  if (options.descent) return descent_implied(spec, table, id, options);
   const Table& t = find_table(spec, table);
   const spec::air::Constraint* target = nullptr;
   for (const auto& c : t.constraints)
@@ -958,7 +959,7 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
     for (const auto& col : t.columns)
       if (facts.is_bit(col.name)) bits.insert(col.name);
     enc.use_ranges(bits);
-    enc.use_definitions(definitions(t, *target, facts, witnesses, options.using_ids));
+    enc.use_definitions(definitions(t, &target->id, facts, witnesses, options.using_ids));
     const auto r = enc.row(""), n = enc.row("'");
     const std::string* skip = &target->id;
     const std::vector<z3::expr>& bad = sc.violate_next ? n : r;  // the row that breaks C
@@ -1135,6 +1136,160 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
     }
   }
   if (unknown) answer.verdict = Verdict::kUnknown;
+  answer.seconds = timer.seconds();
+  return answer;
+}
+
+namespace {
+
+// One question about one row of table t (row positions do not matter: every-row constraints
+// only): its every-row constraints other than `skip` hold (those named in `ids` alone, where
+// it names some of t's), and the bounds of its interactions (those named, and those on the
+// chosen constraints' columns alone; every interaction where ids names none of t's), with the
+// table's bit columns as bits and its definitions stated; and claim(row) holds. Unsatisfiable:
+// no row of t where those hold satisfies the claim.
+z3::check_result row_question(const spec::air::Spec& spec, const Table& t, const std::string* skip, const Carried& carried,
+                              const std::vector<std::string>& ids, unsigned timeout_ms,
+                              const std::function<z3::expr(const Encoder&, const std::vector<z3::expr>&)>& claim) {
+  std::vector<bool> c(t.constraints.size(), ids.empty()), b(t.buses.size(), ids.empty());
+  std::set<std::string> cols;
+  for (const auto& id : ids) {
+    size_t i = 0, j = 0;
+    while (i < t.constraints.size() && t.constraints[i].id != id) ++i;
+    while (j < t.buses.size() && t.buses[j].id != id) ++j;
+    if (j < t.buses.size()) b[j] = true;
+    else if (i < t.constraints.size() && !(skip && id == *skip)) {
+      c[i] = true;
+      spec::air::names(*t.constraints[i].expr, [&](const std::string& n, bool) { cols.insert(n); });
+    } else {
+      throw std::invalid_argument("'" + id + "' is not another constraint or an interaction of table " + t.name);
+    }
+  }
+  bool names_next = false;
+  for (size_t j = 0; j < t.buses.size(); ++j) {
+    bool inside = !ids.empty();
+    auto look = [&](const Expr& e) {
+      spec::air::names(e, [&](const std::string& n, bool next) {
+        inside = inside && cols.count(n);
+        names_next = names_next || next;
+      });
+    };
+    names_next = false;
+    if (t.buses[j].mult) look(*t.buses[j].mult);
+    for (const auto& el : t.buses[j].tuple) look(*el);
+    b[j] = (b[j] || inside) && !names_next;  // a one-row question has no next row to read
+  }
+  z3::context ctx;
+  Encoder enc(ctx, spec, t, carried);
+  enc.use_reduced_products();
+  const TableFacts facts{t, skip};
+  std::set<std::string> bits;
+  for (const auto& col : t.columns)
+    if (facts.is_bit(col.name)) bits.insert(col.name);
+  enc.use_ranges(bits);
+  std::vector<std::string> defs_from;
+  for (size_t i = 0; i < c.size(); ++i)
+    if (c[i]) defs_from.push_back(t.constraints[i].id);
+  enc.use_definitions(definitions(t, skip, facts, {}, defs_from));
+  const auto r = enc.row("");
+  z3::solver solver(ctx);
+  z3::params params(ctx);
+  params.set("timeout", timeout_ms);
+  solver.set(params);
+  solver.add(enc.constraints(Rows::kEvery, skip, r, nullptr, &c));
+  solver.add(enc.lookups(r, nullptr, &b, skip));
+  z3::expr domain = enc.domain() && enc.definitions_hold(r);
+  for (const auto& bit : bits) {
+    const z3::expr& x = r[static_cast<size_t>(t.column_index(bit))];
+    domain = domain && (x == 0 || x == 1);
+  }
+  solver.add(domain);
+  solver.add(claim(enc, r));
+  return solver.check();
+}
+
+}  // namespace
+
+Answer descent_implied(const spec::air::Spec& spec, const std::string& table, const std::string& id, const Options& options) {
+  if (!options.descent) throw std::invalid_argument("descent_implied: no descent given");
+  const spec::air::Descent& d = *options.descent;
+  const Table& t = find_table(spec, table);
+  const spec::air::Constraint* target = nullptr;
+  for (const auto& c : t.constraints)
+    if (c.id == id) target = &c;
+  if (!target) throw std::invalid_argument("no constraint " + id + " in table " + table);
+  if (target->rows != Rows::kEvery) throw std::invalid_argument("a descent is about an every-row constraint, not " + id);
+  const spec::air::BusInteraction* in = nullptr;
+  for (const auto& b : t.buses)
+    if (b.id == d.receive) in = &b;
+  if (!in || in->send || d.field >= in->tuple.size())
+    throw std::invalid_argument("'" + d.receive + "' is not a receive of table " + table + " with a field " + std::to_string(d.field));
+  std::map<std::string, std::vector<std::string>> ids;  // table -> its IDs in the certificate
+  for (const auto& u : options.using_ids) {
+    const std::string owner = u.substr(0, u.find(':'));
+    if (!spec.table(owner)) throw std::invalid_argument("'" + u + "' names no table");
+    ids[owner].push_back(u);
+  }
+  Timer timer;
+  Answer answer{id, Verdict::kUnknown, 0, "", {}};
+  std::string last = "unknown";  // the last question's answer
+  auto fail = [&](const std::string& why) {
+    answer.scenario = "descent not proved: " + why + " (" + last + ")";
+    answer.seconds = timer.seconds();
+    return answer;
+  };
+  // Q0: every multiplicity on the bus is a non-negative integer (this table without C)
+  for (const auto& u : spec.tables) {
+    const TableFacts f{u, u.name == table ? &id : nullptr};
+    for (const auto& b : u.buses)
+      if (b.bus == in->bus && b.mult && !f.nonnegative(*b.mult))
+        return last = "Q0", fail("the multiplicity of " + b.id + " is not known to be a non-negative integer");
+  }
+  const Carried carried = carried_bounds(spec, table, &id);
+  const std::string* skip = &id;
+  auto value = [&](const Encoder& enc, const std::vector<z3::expr>& r, const spec::air::BusInteraction& b) {
+    return enc.reduced(enc.term(*b.tuple[d.field], r, nullptr));
+  };
+  auto from = [&](z3::context& ctx) { return ctx.int_val(std::to_string(d.from).c_str()); };
+  auto ask = [&](const Table& u, const std::string& what, const std::function<z3::expr(const Encoder&, const std::vector<z3::expr>&)>& claim) {
+    const auto it = ids.find(u.name);
+    const z3::check_result res = row_question(spec, u, u.name == table ? skip : nullptr, carried,
+                                              it == ids.end() ? std::vector<std::string>{} : it->second, options.timeout_ms, claim);
+    last = res == z3::sat ? "a row satisfies it" : check_name(res);
+    if (options.progress) options.progress(what + ": " + check_name(res));
+    return res == z3::unsat;
+  };
+  // Q1: a row that breaks C receives with field f at least L
+  if (!ask(t, "Q1: a row that breaks " + id + " receives " + d.receive + " with field " + std::to_string(d.field) + " >= " +
+                  std::to_string(d.from),
+           [&](const Encoder& enc, const std::vector<z3::expr>& r) {
+             const z3::expr broken = !enc.some_factor_zero(*target->expr, r, nullptr);
+             return broken && (enc.mult(*in, r, nullptr) == 0 || value(enc, r, *in) < from(r[0].ctx()));
+           }))
+    return fail("Q1: not shown that a row that breaks it receives at least " + std::to_string(d.from));
+  for (const auto& u : spec.tables)
+    for (const auto& b : u.buses) {
+      if (b.bus != in->bus || !b.send) continue;
+      if (d.field >= b.tuple.size()) return fail(b.id + " has no field " + std::to_string(d.field));
+      if (u.name == table) {  // Q2: a send of at least L comes from a row that breaks C and receives more
+        if (!ask(u, "Q2: " + b.id + " active with field >= " + std::to_string(d.from) + " only on a row that breaks " + id +
+                        " and receives more",
+                 [&](const Encoder& enc, const std::vector<z3::expr>& r) {
+                   const z3::expr broken = !enc.some_factor_zero(*target->expr, r, nullptr);
+                   const z3::expr sent = value(enc, r, b);
+                   return enc.mult(b, r, nullptr) != 0 && sent >= from(r[0].ctx()) &&
+                          !(broken && enc.mult(*in, r, nullptr) != 0 && value(enc, r, *in) > sent);
+                 }))
+          return fail("Q2: not shown for " + b.id);
+      } else if (!ask(u, "Q3: " + b.id + " never active with field >= " + std::to_string(d.from),
+                      [&](const Encoder& enc, const std::vector<z3::expr>& r) {
+                        return enc.mult(b, r, nullptr) != 0 && value(enc, r, b) >= from(r[0].ctx());
+                      })) {  // Q3: another table sends below L
+        return fail("Q3: not shown for " + b.id);
+      }
+    }
+  answer.verdict = Verdict::kImplied;
+  answer.scenario = "a descent through " + d.receive;
   answer.seconds = timer.seconds();
   return answer;
 }
@@ -1460,7 +1615,7 @@ std::string format(const Answer& a) {
     for (const auto& v : a.model) o << ' ' << v.column << '=' << v.shown;
   } else if (a.verdict == Verdict::kUnknown) {
     o << ": " << (a.scenario.find("padding row is") != std::string::npos || a.scenario.find("no repeated") != std::string::npos ||
-                          a.scenario.find("the row is not") != std::string::npos
+                          a.scenario.find("the row is not") != std::string::npos || a.scenario.rfind("descent", 0) == 0
                       ? a.scenario
                       : "no answer within the time bound (" + a.scenario + ")");
   } else if (a.padding) {

@@ -65,11 +65,30 @@ struct Options {
   // lookups whose columns they name): a certificate to check. Unsatisfiable: implied (a subset
   // implies what the whole table does); otherwise unknown, never an attack. Unknown IDs throw.
   std::vector<std::string> using_ids;
+  // where given, the implied question is a descent through a bus instead (descent_implied).
+  std::optional<spec::air::Descent> descent;
 };
 
 // Is constraint `id` of `table` implied by the table's other constraints (see above)?
 // Throws std::invalid_argument for an unknown table or constraint.
 Answer implied(const spec::air::Spec& spec, const std::string& table, const std::string& id, const Options& options);
+
+// A descent through a bus, for an every-row constraint C of `table` whose failure only a chain of
+// rows rules out. With D = options.descent: a receive I of the table on bus B, a field f of it,
+// and a threshold L. Four kinds of one-row questions, each unsatisfiable for implied:
+//   Q0  every interaction on B, of every table, has a multiplicity known to be a non-negative
+//       integer (a constant, a bit column, a sum of those; in this table without C);
+//   Q1  a row of the table that breaks C receives I (multiplicity not 0) with field f >= L;
+//   Q2  a row of the table whose send J on B is active with field f >= L breaks C and receives
+//       I with a larger field f (for every send J of the table on B);
+//   Q3  no row of another table sends on B (active) with field f >= L.
+// Then no trace breaks C: among the rows that do, the one whose received field is the largest
+// (M >= L by Q1) receives a tuple that must be sent (LogUp with non-negative multiplicities);
+// not by another table (Q3: below L), and not by a row of this one (Q2: that row would receive
+// more than M). The rows are asked with the constraints and interactions of options.using_ids
+// that belong to each table (an ID names its table before its first ':'), or the whole table
+// where none does. kImplied or kUnknown (the scenario says which question had no proof).
+Answer descent_implied(const spec::air::Spec& spec, const std::string& table, const std::string& id, const Options& options);
 
 // A padding-row attack on constraint `id` (an every-row or transition constraint): one row r of
 // small values (each an integer in [-2^20, 2^20], taken mod p) between two padding rows, with
