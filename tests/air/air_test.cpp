@@ -4095,11 +4095,14 @@ spec::ProgramImage image_of(const AirTrace& t) {
 // Soundness against dishonest traces (protocol:stark:verify_*): the optimized prover proves a
 // trace as it is, so it proves every mutated trace of the negative suite; the verifier, given
 // the base program, must reject every one of those proofs. The default run proves the first
-// mutation of each constraint and bus ID (each proof costs about half a second, mostly the
-// fixed 2^16-row tables); with ZKRV_AIR_PROVE_ALL=1 (ctest label long) it proves them all. The
-// work is split in four parts (every fourth choice), so that ctest runs them side by side and each
-// stays well within the per-test bound on a slow 2-core machine (without AVX-512, two halves took
-// 880 s each of the 900 allowed).
+// mutation of every other constraint and bus ID, in spec order (each proof costs half a second
+// to two seconds, mostly the fixed 2^16-row tables: about 260 proofs, 450 s of the default
+// suite's 1100 s on a 2-core machine with AVX-512 when it proved one per ID); with
+// ZKRV_AIR_PROVE_ALL=1 (ctest label long) it proves every mutation. The checker-level test
+// (EveryMutationIsRejectedByItsId) still rejects every mutation by its ID. The work is split in
+// four parts (every fourth choice), so that ctest runs them side by side and each stays well
+// within the per-test bound on a slow 2-core machine (without AVX-512, two halves of the
+// one-per-ID run took 880 s each of the 900 allowed).
 void prove_every_mutation(size_t part) {
   const auto muts = mutations();
   const bool all = std::getenv("ZKRV_AIR_PROVE_ALL") != nullptr;
@@ -4111,6 +4114,7 @@ void prove_every_mutation(size_t part) {
   size_t chosen = 0, turn = 0;
   for (size_t i = 0; i < muts.size(); ++i) {
     if (!ids.insert(muts[i].expect).second && !all) continue;
+    if (!all && ids.size() % 2 == 0) continue;  // every other ID by default
     if (turn++ % 4 != part) continue;
     ++chosen;
     const Mutation& mu = muts[i];
