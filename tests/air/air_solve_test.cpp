@@ -77,6 +77,12 @@ TEST(AirSolve, AnAttackIsARowThatBreaksOnlyTheConstraint) {
 TEST(AirSolve, ATableWhoseRowsTheirInteractionsDetermine) {
   const auto u = air_solve::unique(spec::air::embedded_spec(), "byte", generous());
   EXPECT_EQ(u.verdict, Verdict::kImplied) << air_solve::format(u);
+  // mem's rows that touch the memory bus are determined by their tokens (mem.md's claim; its
+  // padding rows are not, and nothing reads them): 7 s
+  auto o = generous();
+  o.interacting = true;
+  const auto m = air_solve::unique(spec::air::embedded_spec(), "mem", o);
+  EXPECT_EQ(m.verdict, Verdict::kImplied) << air_solve::format(m);
 }
 
 // A padding-row attack (zkrv-air-solve --padding): one row between two zero rows of alu that
@@ -220,6 +226,30 @@ TEST(AirSolve, SmallSpecsGiveTheirKnownAnswers) {
   const auto u = air_solve::unique(sp, "t", generous());
   ASSERT_EQ(u.verdict, Verdict::kAttack) << air_solve::format(u);
   EXPECT_NE(air_solve::format(u).find("v"), std::string::npos) << air_solve::format(u);
+}
+
+// --interacting: a row of t with r = 0 receives nothing, so its k and z are free (a second
+// witness); asked only about rows that interact (r = 1), k is the received value and z = 2 k.
+// A table whose only interactions are lookup sends has no interacting row: no answer, rather
+// than a vacuous "unique".
+TEST(AirSolve, AnInteractingRowIsDeterminedWhereAPaddingRowIsNot) {
+  const auto r = spec::air::load_spec(
+      {{"air.md", "```zkrv\nmax_degree 3\nbusdef flag (f: field)\nbusdef byte (value: byte)\n```\n"},
+       {"bt.md", "```zkrv\ntable bt\ncolumn v preprocessed byte \"v\"\ncolumn m main field \"m\"\n"
+                 "bus bt:b:r receive byte (v) mult m\n```\n"},
+       {"s.md", "```zkrv\ntable s\ncolumn k main field \"k\"\nbus s:b:k send flag (k)\n```\n"},
+       {"t.md", "```zkrv\ntable t\ncolumn r main bit \"r\"\ncolumn k main field \"k\"\ncolumn z main field \"z\"\n"
+                "column v main byte \"v\"\nconstraint t:c:r_bit every: r * (r - 1)\n"
+                "constraint t:c:z every: r * (z - 2 * k)\nbus t:b:k receive flag (k) mult r\n"
+                "constraint t:c:v every: v - r\nbus t:b:v send byte (v)\n```\n"}});
+  ASSERT_TRUE(r.errors.empty()) << r.errors.front().str();
+  auto o = generous();
+  EXPECT_EQ(air_solve::unique(*r.spec, "t", o).verdict, Verdict::kAttack);
+  o.interacting = true;
+  const auto u = air_solve::unique(*r.spec, "t", o);
+  EXPECT_EQ(u.verdict, Verdict::kImplied) << air_solve::format(u);
+  const auto sp = small_spec("```zkrv\ntable t\ncolumn v main byte \"v\"\nbus t:b:v send byte (v)\n```\n", true);
+  EXPECT_EQ(air_solve::unique(sp, "t", o).verdict, Verdict::kUnknown);
 }
 
 // An inverse witness: s (s - 1) follows from d (1 - s) and s (d inv - 1) alone, since d = 0 where

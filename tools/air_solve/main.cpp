@@ -39,6 +39,10 @@ int main(int argc, char** argv) {
       ->expected(3);
   app.add_flag("--verbose", verbose, "print each solver call of the implied question to stderr (subset, answer)");
   app.add_flag("--no-unique", no_unique, "skip the per-table uniqueness question");
+  bool interacting = false;
+  app.add_flag("--interacting", interacting,
+               "ask the uniqueness question only about rows with a nonzero multiplicity on some interaction that is "
+               "not a lookup send (padding rows, which nothing reads, are left out)");
   app.add_flag("--only-unique", only_unique, "ask only the per-table uniqueness question");
   app.add_flag("--padding", padding,
                "instead of 'implied?', search a padding row that breaks each constraint alone (every interaction "
@@ -149,6 +153,7 @@ int main(int argc, char** argv) {
   options.timeout_ms = static_cast<unsigned>(timeout * 1000);
   options.using_ids = using_ids;
   options.descent = descent_of;
+  options.interacting = interacting;
   if (verbose) options.progress = [](const std::string& line) { std::fprintf(stderr, "  %s\n", line.c_str()); };
   size_t counts[3] = {0, 0, 0};
   bool found = constraint.empty();

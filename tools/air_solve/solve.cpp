@@ -1543,6 +1543,12 @@ Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const O
   const Table& t = find_table(spec, table);
   Timer timer;
   Uniqueness u{table, Verdict::kImplied, 0, {}, {}, {}};
+  if (options.interacting &&
+      std::none_of(t.buses.begin(), t.buses.end(), [](const spec::air::BusInteraction& b) { return !is_lookup(b.bus) || !b.send; })) {
+    u.verdict = Verdict::kUnknown;  // no row interacts: "unique" would say nothing
+    u.place = "no interaction but lookup sends, so no row counts as interacting";
+    return u;
+  }
   // Two candidate rows x and y in the same place of the same trace: the same previous row (if
   // any: transitions into x and y hold) and next row (if any: transitions out of them hold), the
   // same multiplicity on every interaction and the same tuple where it is nonzero (a zero
@@ -1574,12 +1580,15 @@ Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const O
     s.add(enc.domain());
     const std::vector<z3::expr>* nx_x = pl.next ? &next : &x;
     const std::vector<z3::expr>* nx_y = pl.next ? &next : &y;
+    z3::expr interacts = ctx.bool_val(false);
     for (const auto& b : t.buses) {
       const z3::expr mx = enc.mult(b, x, nx_x), my = enc.mult(b, y, nx_y);
+      if (!is_lookup(b.bus) || !b.send) interacts = interacts || mx != 0;
       s.add(mx == my);
       for (const auto& el : b.tuple)
         s.add(z3::implies(mx != 0, enc.reduced(enc.term(*el, x, nx_x)) == enc.reduced(enc.term(*el, y, nx_y))));
     }
+    if (options.interacting) s.add(interacts);
     // preprocessed columns are the verifier's: the same in both; a main column may differ
     z3::expr differs = ctx.bool_val(false);
     for (size_t c = 0; c < x.size(); ++c) {

@@ -67,6 +67,10 @@ struct Options {
   std::vector<std::string> using_ids;
   // where given, the implied question is a descent through a bus instead (descent_implied).
   std::optional<spec::air::Descent> descent;
+  // the uniqueness question only about rows that interact: some interaction other than a lookup
+  // send (byte, range16, ...) has a nonzero multiplicity there (a row with none, such as a padding
+  // row, is read by nothing, and its columns need not be determined)
+  bool interacting = false;
 };
 
 // Is constraint `id` of `table` implied by the table's other constraints (see above)?
