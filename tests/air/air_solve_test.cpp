@@ -404,6 +404,24 @@ TEST(AirSolve, ADescentThroughABusProvesWhatNoRowShows) {
   EXPECT_THROW(air_solve::implied(sp, "t", "t:c:one", o), std::invalid_argument);
 }
 
+// A term's integer value and its interval must agree, or "e = k p for a k in reach" misses the
+// value and a satisfiable constraint reads as unsatisfiable (everything then looks implied).
+// (p - 1) (2 + b) + 2 + c is c - b in the field, stated through the constant read as -1; and
+// (b - c)^2 with b = 0, c = 1 is (p - 1)^2 as the integers compute it (a compound base is reduced
+// first), not 1. In both, a free column x and a c that may be 1 leave attacks, which a
+// disagreeing interval would turn into "implied".
+TEST(AirSolve, ATermsIntervalHoldsItsValue) {
+  const std::string bits = "```zkrv\ntable t\ncolumn b main bit \"b\"\ncolumn c main bit \"c\"\ncolumn x main field \"x\"\n"
+                           "constraint t:c:b_bit every: b * (b - 1)\nconstraint t:c:c_bit every: c * (c - 1)\n"
+                           "constraint t:c:x_bit every: x * (x - 1)\nconstraint t:c:c every: c\n";
+  const auto negated = small_spec(bits + "constraint t:c:f every: 0xffffffff00000000 * (2 + b) + 2 + c\n```\n", false);
+  EXPECT_EQ(air_solve::implied(negated, "t", "t:c:x_bit", generous()).verdict, Verdict::kAttack);
+  EXPECT_EQ(air_solve::implied(negated, "t", "t:c:c", generous()).verdict, Verdict::kAttack);  // b = c = 1
+  const auto squared = small_spec(bits + "constraint t:c:f every: (b - c)^2 - b - c\n```\n", false);
+  const auto a = air_solve::implied(squared, "t", "t:c:c", generous());
+  EXPECT_EQ(a.verdict, Verdict::kAttack) << air_solve::format(a);  // b = 0, c = 1
+}
+
 // A bus carries a bound across: r receives (b) where s sends (a), and s makes a a bit, so where
 // r's multiplicity g is not zero, b is a bit too, and g·b·(b − 1) is implied. Without s's bit
 // constraint, or with a multiplicity on either side that is not known to be a sum of bits (a

@@ -65,7 +65,7 @@ struct TableFacts {
     return false;
   }
   bool nonnegative(const Expr& e) const {
-    if (e.op == Expr::Op::kConst) return true;
+    if (e.op == Expr::Op::kConst) return e.value < (uint64_t{1} << 32);  // a small non-negative integer (p - 1 is -1)
     if (e.op == Expr::Op::kAdd) return nonnegative(*e.args[0]) && nonnegative(*e.args[1]);
     return e.op == Expr::Op::kColumn && is_bit(e.name);
   }
@@ -324,13 +324,15 @@ std::optional<Form> affine_form(const Expr& e, const Leaf& leaf) {
       if (!a || !b) return std::nullopt;
       if (!b->terms.empty()) std::swap(a, b);
       if (!b->terms.empty()) return std::nullopt;
-      const int64_t k = b->c0;  // both below 2^40 in size: the products do not overflow
-      a->c0 *= k;
-      if (!small(a->c0)) return std::nullopt;
-      for (auto& [n, c] : a->terms) {
+      const int64_t k = b->c0;
+      auto times = [&](int64_t& c) {  // c * k within the bound, checked before multiplying (2^40 * 2^40 overflows)
+        if (c != 0 && k != 0 && std::llabs(k) > kMax / std::llabs(c)) return false;
         c *= k;
-        if (!small(c)) return std::nullopt;
-      }
+        return small(c);
+      };
+      if (!times(a->c0)) return std::nullopt;
+      for (auto& [n, c] : a->terms)
+        if (!times(c)) return std::nullopt;
       return a;
     }
     default: return std::nullopt;
@@ -409,7 +411,7 @@ class Encoder {
       case Expr::Op::kNext: {
         if (e.op == Expr::Op::kNext && !next) throw std::logic_error("a next-row reference where there is no next row: " + e.name);
         const std::vector<z3::expr>& row = e.op == Expr::Op::kNext ? *next : local;
-        if (defs_.count(e.name)) return sum(*bit_affine(e, local, next));  // its definition on that row
+        if (defs_.count(e.name)) return sum(*bit_affine(e, local, next));  // its definition on that row (always a form)
         return row.at(static_cast<size_t>(t_.column_index(e.name)));
       }
       case Expr::Op::kPublic: return publics_.at(e.name);
@@ -447,8 +449,7 @@ class Encoder {
     std::vector<std::pair<int64_t, z3::expr>> terms;  // (coefficient, a bit column's variable)
   };
   std::optional<BitAffine> bit_affine(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next) const {
-    if (bit_columns_.empty()) return std::nullopt;
-    const auto a = affine_of_bits(e);
+    const auto a = small_form(e);
     if (!a) return std::nullopt;
     BitAffine out{a->c0, {}};
     for (const auto& [key, c] : a->terms) {
@@ -462,6 +463,14 @@ class Encoder {
     z3::expr r = ctx_.int_val(a.c0);
     for (const auto& [c, b] : a.terms) r = r + (c == 1 ? b : ctx_.int_val(c) * b);
     return r;
+  }
+  // e as a small integer that term() states unreduced, with its range (form_range): an affine
+  // form of bits and defined columns, only where the question knows the bits (use_ranges) or
+  // defines columns. term(), factor() and range() all decide by it, so that a term's integer
+  // value and its interval agree.
+  std::optional<Form> small_form(const Expr& e) const {
+    if (bit_columns_.empty() && defs_.empty()) return std::nullopt;
+    return affine_of_bits(e);
   }
   // The affine form of bits behind bit_affine, with the defined columns' definitions expanded.
   std::optional<Form> affine_of_bits(const Expr& e) const {
@@ -494,7 +503,7 @@ class Encoder {
   // same field element), so that a factor known to be 0 mod p makes the product 0 by rewriting
   // alone; integer arithmetic mod p does not see that (D * y = 1 mod p with D = 0 mod p).
   z3::expr factor(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next) const {
-    const bool small = affine_of_bits(e).has_value() && !bit_columns_.empty();  // a small integer already
+    const bool small = small_form(e).has_value();  // a small integer already
     return reduce_products_ && !is_atom(e) && !small ? reduced(term(e, local, next)) : term(e, local, next);
   }
   z3::expr reduced(const z3::expr& v) const { return z3::mod(v, p_); }
@@ -575,15 +584,21 @@ class Encoder {
       case Expr::Op::kMul:
       case Expr::Op::kPow: {
         auto side = [&](const Expr& x) {
-          const bool small = affine_of_bits(x).has_value();  // not reduced (factor())
+          const bool small = small_form(x).has_value();  // not reduced (factor())
           return reduce_products_ && !is_atom(x) && !small ? std::make_pair(0.0, kPDouble) : range(x);
         };
         auto times = [](std::pair<double, double> a, std::pair<double, double> b) {
           const double c[4] = {a.first * b.first, a.first * b.second, a.second * b.first, a.second * b.second};
           return std::make_pair(*std::min_element(c, c + 4), *std::max_element(c, c + 4));
         };
-        if (e.op == Expr::Op::kMul) return times(side(*e.args[0]), side(*e.args[1]));
-        const auto base = e.args[0]->op == Expr::Op::kColumn ? range(*e.args[0]) : side(*e.args[0]);
+        if (e.op == Expr::Op::kMul) {
+          // as term() states it: a small factor's form (constants read signed there) times the other
+          for (int k = 0; k < 2; ++k)
+            if (const auto f = small_form(*e.args[static_cast<size_t>(k)])) return times(form_range(*f), side(*e.args[static_cast<size_t>(1 - k)]));
+          return times(side(*e.args[0]), side(*e.args[1]));
+        }
+        // term() reduces a base that is not a column of this row
+        const auto base = reduce_products_ && e.args[0]->op != Expr::Op::kColumn ? std::make_pair(0.0, kPDouble) : range(*e.args[0]);
         std::pair<double, double> r{1.0, 1.0};
         for (uint64_t k = 0; k < e.value; ++k) r = times(r, base);
         return r;
@@ -631,7 +646,7 @@ class Encoder {
 
   // A constant, a column that a constraint other than `skip` makes a bit, or a sum of those.
   bool nonnegative(const Expr& e, const std::string* skip) const {
-    if (e.op == Expr::Op::kConst) return true;
+    if (e.op == Expr::Op::kConst) return e.value < (uint64_t{1} << 32);  // a small non-negative integer (p - 1 is -1)
     if (e.op == Expr::Op::kAdd) return nonnegative(*e.args[0], skip) && nonnegative(*e.args[1], skip);
     if (e.op != Expr::Op::kColumn) return false;
     for (const auto& c : t_.constraints)
@@ -1187,10 +1202,9 @@ z3::check_result row_question(const spec::air::Spec& spec, const Table& t, const
   for (const auto& col : t.columns)
     if (facts.is_bit(col.name)) bits.insert(col.name);
   enc.use_ranges(bits);
-  std::vector<std::string> defs_from;
-  for (size_t i = 0; i < c.size(); ++i)
-    if (c[i]) defs_from.push_back(t.constraints[i].id);
-  enc.use_definitions(definitions(t, skip, facts, {}, defs_from));
+  // the certificate's constraints may define columns (all of the table's where ids names none of
+  // its IDs; none where ids names only interactions)
+  enc.use_definitions(definitions(t, skip, facts, {}, ids));
   const auto r = enc.row("");
   z3::solver solver(ctx);
   z3::params params(ctx);
@@ -1251,7 +1265,9 @@ Answer descent_implied(const spec::air::Spec& spec, const std::string& table, co
     return enc.reduced(enc.term(*b.tuple[d.field], r, nullptr));
   };
   auto from = [&](z3::context& ctx) { return ctx.int_val(std::to_string(d.from).c_str()); };
+  std::set<std::string> asked;  // the tables with a question
   auto ask = [&](const Table& u, const std::string& what, const std::function<z3::expr(const Encoder&, const std::vector<z3::expr>&)>& claim) {
+    asked.insert(u.name);
     const auto it = ids.find(u.name);
     const z3::check_result res = row_question(spec, u, u.name == table ? skip : nullptr, carried,
                                               it == ids.end() ? std::vector<std::string>{} : it->second, options.timeout_ms, claim);
@@ -1288,6 +1304,9 @@ Answer descent_implied(const spec::air::Spec& spec, const std::string& table, co
         return fail("Q3: not shown for " + b.id);
       }
     }
+  for (const auto& [owner, list] : ids)  // a certificate names only the tables it is asked about
+    if (!asked.count(owner))
+      throw std::invalid_argument("'" + list.front() + "': table " + owner + " has no question in a descent through " + d.receive);
   answer.verdict = Verdict::kImplied;
   answer.scenario = "a descent through " + d.receive;
   answer.seconds = timer.seconds();
