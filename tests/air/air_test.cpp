@@ -4096,7 +4096,7 @@ spec::ProgramImage image_of(const AirTrace& t) {
 // trace as it is, so it proves every mutated trace of the negative suite; the verifier, given
 // the base program, must reject every one of those proofs. The default run proves the first
 // mutation of every other constraint and bus ID, in spec order (each proof costs half a second
-// to two seconds, mostly the fixed 2^16-row tables: about 260 proofs, 450 s of the default
+// to two seconds, mostly the fixed 2^16-row tables: about 350 proofs; 450 s of the default
 // suite's 1100 s on a 2-core machine with AVX-512 when it proved one per ID); with
 // ZKRV_AIR_PROVE_ALL=1 (ctest label long) it proves every mutation. The checker-level test
 // (EveryMutationIsRejectedByItsId) still rejects every mutation by its ID. The work is split in

@@ -812,6 +812,35 @@ struct Timer {
   double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
 };
 
+// The items of table t that a certificate names: its constraints and interactions in `ids` (an
+// ID that is neither, or is `skip`, throws), and the interactions whose columns all lie among
+// `cols` and the named constraints' columns. (constraints, interactions) as flags.
+std::pair<std::vector<bool>, std::vector<bool>> certificate(const Table& t, const std::vector<std::string>& ids,
+                                                            const std::string* skip, std::set<std::string> cols) {
+  std::vector<bool> c(t.constraints.size(), false), b(t.buses.size(), false);
+  for (const auto& id : ids) {
+    size_t i = 0, j = 0;
+    while (i < t.constraints.size() && t.constraints[i].id != id) ++i;
+    while (j < t.buses.size() && t.buses[j].id != id) ++j;
+    if (j < t.buses.size()) {  // an interaction named: its bounds
+      b[j] = true;
+      continue;
+    }
+    if (i == t.constraints.size() || (skip && id == *skip))
+      throw std::invalid_argument("'" + id + "' is not another constraint or an interaction of table " + t.name);
+    c[i] = true;
+    spec::air::names(*t.constraints[i].expr, [&](const std::string& n, bool) { cols.insert(n); });
+  }
+  for (size_t j = 0; j < t.buses.size(); ++j) {  // and the interactions on those columns alone
+    bool inside = true;
+    auto look = [&](const Expr& e) { spec::air::names(e, [&](const std::string& n, bool) { inside = inside && cols.count(n); }); };
+    if (t.buses[j].mult) look(*t.buses[j].mult);
+    for (const auto& el : t.buses[j].tuple) look(*el);
+    b[j] = b[j] || inside;
+  }
+  return {std::move(c), std::move(b)};
+}
+
 }  // namespace
 
 const char* verdict_name(Verdict v) {
@@ -930,28 +959,10 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
   }
   passes.push_back({{}, {}, options.timeout_ms});
   if (!options.using_ids.empty()) {
-    Pass given{std::vector<bool>(t.constraints.size(), false), std::vector<bool>(t.buses.size(), false), options.timeout_ms};
     std::set<std::string> cols;
     cols_of(*target->expr, cols);
-    for (const auto& id : options.using_ids) {
-      size_t i = 0, j = 0;
-      while (i < t.constraints.size() && t.constraints[i].id != id) ++i;
-      while (j < t.buses.size() && t.buses[j].id != id) ++j;
-      if (j < t.buses.size()) {  // an interaction named: its bounds
-        given.b[j] = true;
-        continue;
-      }
-      if (i == t.constraints.size() || id == target->id)
-        throw std::invalid_argument("'" + id + "' is not another constraint or an interaction of table " + table);
-      given.c[i] = true;
-      cols.insert(c_cols[i].begin(), c_cols[i].end());
-    }
-    // and the interactions on those columns alone
-    for (size_t i = 0; i < t.buses.size(); ++i) {
-      bool inside = true;
-      for (const auto& c : b_cols[i]) inside = inside && cols.count(c);
-      given.b[i] = given.b[i] || inside;
-    }
+    auto [c, b] = certificate(t, options.using_ids, &target->id, std::move(cols));
+    Pass given{std::move(c), std::move(b), options.timeout_ms};
     passes = {std::move(given)};
   }
   bool unknown = false;
@@ -1166,33 +1177,14 @@ namespace {
 z3::check_result row_question(const spec::air::Spec& spec, const Table& t, const std::string* skip, const Carried& carried,
                               const std::vector<std::string>& ids, unsigned timeout_ms,
                               const std::function<z3::expr(const Encoder&, const std::vector<z3::expr>&)>& claim) {
-  std::vector<bool> c(t.constraints.size(), ids.empty()), b(t.buses.size(), ids.empty());
-  std::set<std::string> cols;
-  for (const auto& id : ids) {
-    size_t i = 0, j = 0;
-    while (i < t.constraints.size() && t.constraints[i].id != id) ++i;
-    while (j < t.buses.size() && t.buses[j].id != id) ++j;
-    if (j < t.buses.size()) b[j] = true;
-    else if (i < t.constraints.size() && !(skip && id == *skip)) {
-      c[i] = true;
-      spec::air::names(*t.constraints[i].expr, [&](const std::string& n, bool) { cols.insert(n); });
-    } else {
-      throw std::invalid_argument("'" + id + "' is not another constraint or an interaction of table " + t.name);
-    }
-  }
-  bool names_next = false;
-  for (size_t j = 0; j < t.buses.size(); ++j) {
-    bool inside = !ids.empty();
-    auto look = [&](const Expr& e) {
-      spec::air::names(e, [&](const std::string& n, bool next) {
-        inside = inside && cols.count(n);
-        names_next = names_next || next;
-      });
-    };
-    names_next = false;
+  auto [c, b] = ids.empty() ? std::make_pair(std::vector<bool>(t.constraints.size(), true), std::vector<bool>(t.buses.size(), true))
+                            : certificate(t, ids, skip, {});
+  for (size_t j = 0; j < t.buses.size(); ++j) {  // a one-row question has no next row to read
+    bool names_next = false;
+    auto look = [&](const Expr& e) { spec::air::names(e, [&](const std::string&, bool next) { names_next = names_next || next; }); };
     if (t.buses[j].mult) look(*t.buses[j].mult);
     for (const auto& el : t.buses[j].tuple) look(*el);
-    b[j] = (b[j] || inside) && !names_next;  // a one-row question has no next row to read
+    if (names_next) b[j] = false;
   }
   z3::context ctx;
   Encoder enc(ctx, spec, t, carried);
