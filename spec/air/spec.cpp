@@ -384,6 +384,24 @@ class Loader {
                                " declared above with a field " + field);
         a.descent = std::move(d);
         mark = l.pos;
+      } else if (l.pos = mark; l.word() == "once") {
+        Once o;
+        o.receive = l.token();
+        const auto r = std::find_if(t.buses.begin(), t.buses.end(), [&](const BusInteraction& b) { return b.id == o.receive; });
+        if (r == t.buses.end() || r->send)
+          return error(at, "adequacy: once through '" + o.receive + "', which is not a receive of table " + t.name +
+                               " declared above");
+        for (mark = l.pos; l.word() == "order"; mark = l.pos) {
+          Order ord;
+          ord.table = l.token(), ord.guard = l.token(), ord.key = l.token();
+          auto bad = [](const std::string& x) { return x.empty() || x[0] == '"'; };
+          if (bad(ord.table) || bad(ord.guard) || bad(ord.key))
+            return error(at, "expected: adequacy <constraint ID> implied once <receive ID> "
+                             "[order <table> <guard> <key> ...] [using <ID> ...] \"<text>\"");
+          o.orders.push_back(std::move(ord));
+        }
+        l.pos = mark;
+        a.once = std::move(o);
       } else {
         l.pos = mark;
       }
@@ -396,13 +414,14 @@ class Loader {
     }
     auto text = l.quoted();
     if (a.id.empty() || (kind != "implied" && kind != "open") || !text || !l.done())
-      return error(at, "expected: adequacy <constraint ID> implied [descent <receive ID> <field> <L>] [using <ID> ...]|open \"<text>\"");
+      return error(at, "expected: adequacy <constraint ID> implied [descent <receive ID> <field> <L>|once <receive ID> "
+                       "[order <table> <guard> <key> ...]] [using <ID> ...]|open \"<text>\"");
     auto declared = [&](const std::string& id) {
       return std::any_of(t.constraints.begin(), t.constraints.end(), [&](const Constraint& c) { return c.id == id; }) ||
              std::any_of(t.buses.begin(), t.buses.end(), [&](const BusInteraction& b) { return b.id == id; });
     };
-    for (const auto& u : a.using_ids)  // a descent's IDs of other tables are the solver's to resolve
-      if (u == a.id || ((!a.descent || u.rfind(t.name + ":", 0) == 0) && !declared(u)))
+    for (const auto& u : a.using_ids)  // a descent's (or once's) IDs of other tables are the solver's to resolve
+      if (u == a.id || (((!a.descent && !a.once) || u.rfind(t.name + ":", 0) == 0) && !declared(u)))
         return error(at, "adequacy: using '" + u + "', which is not another constraint or an interaction of table " + t.name +
                              " declared above");
     a.kind = kind == "implied" ? AdequacyMark::Kind::kImplied : AdequacyMark::Kind::kOpen;

@@ -79,12 +79,24 @@ struct Descent {
   size_t field = 0;     // which field of its tuple
   uint64_t from = 0;    // L: a row that breaks the constraint receives at least this
 };
+// `implied once <receive ID> order <table> <guard> <key> ... [using ...]`: proved by counting
+// the receive's tuples (tools/air_solve/solve.h, once_implied): each is sent at most once and
+// received by at most one row, so the receive's multiplicity is a bit. Each `order` names a
+// table whose rows with `guard` = 1 form a prefix along which column `key` strictly increases.
+struct Order {
+  std::string table, guard, key;
+};
+struct Once {
+  std::string receive;        // a receive interaction of the constraint's table
+  std::vector<Order> orders;  // the orders that the argument's sending tables need
+};
 struct AdequacyMark {
   enum class Kind { kImplied, kOpen };
   std::string id;
   Kind kind = Kind::kOpen;
   std::vector<std::string> using_ids;  // implied: the certificate's constraints (empty: the whole table)
   std::optional<Descent> descent;      // implied: by a descent (then `using` may name other tables' IDs)
+  std::optional<Once> once;            // implied: by counting a receive's tuples (the same)
   std::string text;
   Location at;
 };

@@ -483,6 +483,85 @@ TEST(AirSolve, ATokenBusCarriesItsKeysFromTheTableThatHoldsThem) {
   EXPECT_EQ(air_solve::implied(token_bus(true, true), "acc", "acc:c:key_bit", o).verdict, Verdict::kUnknown);
 }
 
+// Counting a receive's tuples. Table s sends (ts, a) on grp once per row where m = 1, its real
+// rows a prefix along which ts increases; table r receives it with multiplicity `last`, on rows
+// that also take a token of key a on tok and leave one at ts (ordered by d0, d1); table m holds
+// each key's first token, its addresses increasing. With last = 2 on one row (last_bit broken)
+// the tuple would need a second sender or a second receiving row at the same (a, ts): neither
+// exists, which no row of r alone shows (an attack there). Each variation breaks one step.
+struct OnceParts {
+  std::string s_order = "ts' - ts - 1 - g0 - 65536 * g1";    // s's step (O3 for the sends)
+  std::string r_guard = "constraint r:c:last_real every: last * (1 - is_real)\n";  // R1
+  std::string m_order = "addr' - addr - 1 - g0 - 65536 * g1";  // m's step (O3 for the source)
+  std::string s_more;                                          // more interactions of s
+};
+spec::air::Spec once_spec(const OnceParts& p) {
+  const std::string ordered =
+      "column is_real main bit \"r\"\ncolumn g0 main bit \"g\"\ncolumn g1 main bit \"h\"\n";
+  auto bits = [](const std::string& t) {
+    return "constraint " + t + ":c:real_bit every: is_real * (is_real - 1)\nconstraint " + t +
+           ":c:g0_bit every: g0 * (g0 - 1)\nconstraint " + t + ":c:g1_bit every: g1 * (g1 - 1)\n";
+  };
+  std::vector<spec::air::SourceFile> files = {
+      {"air.md", "```zkrv\nmax_degree 3\nbusdef grp (ts: field, a: field)\nbusdef tok (k: field, t: field, v: field)\n```\n"},
+      {"s.md", "```zkrv\ntable s\n" + ordered + "column ts main field \"t\"\ncolumn a main field \"a\"\ncolumn m main bit \"m\"\n" +
+                   bits("s") + "constraint s:c:m_bit every: m * (m - 1)\nconstraint s:c:m_real every: m * (1 - is_real)\n"
+                   "constraint s:c:prefix transition: is_real' * (1 - is_real)\nconstraint s:c:order transition: is_real' * (" +
+                   p.s_order + ")\nbus s:b:out send grp (ts, a) mult m\n" + p.s_more + "```\n"},
+      {"r.md", "```zkrv\ntable r\ncolumn is_real main bit \"r\"\ncolumn last main bit \"l\"\ncolumn ts main field \"t\"\n"
+               "column a main field \"a\"\ncolumn prev main field \"p\"\ncolumn v main field \"v\"\ncolumn d0 main bit \"d\"\n"
+               "column d1 main bit \"e\"\nconstraint r:c:real_bit every: is_real * (is_real - 1)\n"
+               "constraint r:c:last_bit every: last * (last - 1)\n" + p.r_guard +
+               "constraint r:c:d0_bit every: d0 * (d0 - 1)\nconstraint r:c:d1_bit every: d1 * (d1 - 1)\n"
+               "constraint r:c:order every: is_real * (ts - prev - 1 - d0 - 65536 * d1)\n"
+               "bus r:b:in receive tok (a, prev, v) mult is_real\nbus r:b:out send tok (a, ts, v) mult is_real\n"
+               "bus r:b:grp receive grp (ts, a) mult last\n```\n"},
+      {"m.md", "```zkrv\ntable m\n" + ordered + "column addr main field \"a\"\ncolumn fin main field \"f\"\n"
+               "column v main field \"v\"\n" + bits("m") +
+               "constraint m:c:prefix transition: (1 - is_real) * is_real'\nconstraint m:c:order transition: is_real' * (" +
+               p.m_order + ")\nbus m:b:init send tok (addr, 0, v) mult is_real\n"
+               "bus m:b:final receive tok (addr, fin, v) mult is_real\n```\n"}};
+  auto r = spec::air::load_spec(files);
+  if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
+  return std::move(*r.spec);
+}
+TEST(AirSolve, CountingATuplesSendersAndReceiversMakesItsMultiplicityABit) {
+  const OnceParts honest;
+  EXPECT_EQ(air_solve::implied(once_spec(honest), "r", "r:c:last_bit", generous()).verdict, Verdict::kAttack);
+  auto o = generous();
+  o.once = spec::air::Once{"r:b:grp", {{"s", "is_real", "ts"}, {"m", "is_real", "addr"}}};
+  auto why = [&](const OnceParts& p) {
+    const auto a = air_solve::implied(once_spec(p), "r", "r:c:last_bit", o);
+    EXPECT_NE(a.verdict, Verdict::kAttack);  // a count gives a proof or no answer, never an attack
+    return a.verdict == Verdict::kImplied ? std::string("implied") : a.scenario;
+  };
+  EXPECT_EQ(why(honest), "implied");
+  OnceParts p = honest;
+  p.s_order = "ts' - ts - g0 - 65536 * g1";  // two sends of one ts
+  EXPECT_NE(why(p).find("sends: O3"), std::string::npos) << why(p);
+  p = honest;
+  p.r_guard = "";  // last on a padding row, which takes no token
+  EXPECT_NE(why(p).find("receives"), std::string::npos) << why(p);
+  p = honest;
+  p.m_order = "addr' - addr - g0 - 65536 * g1";  // two first tokens of one key: two chains
+  EXPECT_NE(why(p).find("source: O3"), std::string::npos) << why(p);
+  p = honest;
+  p.s_more = "bus s:b:back receive grp (ts, a) mult m\n";  // a second receive takes the tuple too
+  EXPECT_NE(why(p).find("another receive"), std::string::npos) << why(p);
+  p = honest;
+  p.s_more = "bus s:b:twice send grp (ts, a) mult m\n";  // each tuple sent twice
+  EXPECT_NE(why(p).find("two sends"), std::string::npos) << why(p);
+  o.once->orders.pop_back();  // the source's order is not given
+  EXPECT_NE(why(honest).find("no order given for table m"), std::string::npos) << why(honest);
+  o.once->orders = {{"s", "is_real", "ts"}, {"m", "is_real", "addr"}, {"r", "is_real", "ts"}};  // r sends nothing ordered
+  EXPECT_THROW(air_solve::implied(once_spec(honest), "r", "r:c:last_bit", o), std::invalid_argument);
+  o.once->orders = {{"s", "is_real", "nosuch"}};
+  EXPECT_THROW(air_solve::implied(once_spec(honest), "r", "r:c:last_bit", o), std::invalid_argument);
+  o.once->orders = {{"s", "is_real", "ts"}, {"m", "is_real", "addr"}};
+  o.once->receive = "r:b:out";  // a send, not a receive
+  EXPECT_THROW(air_solve::implied(once_spec(honest), "r", "r:c:last_bit", o), std::invalid_argument);
+}
+
 // Every `adequacy ID implied` mark in the spec is the solver's: the rest of the table implies the
 // constraint (Air.AdequacyKillRate accepts a survivor only with a mark).
 TEST(AirSolve, EveryImpliedMarkIsProved) {
@@ -494,6 +573,7 @@ TEST(AirSolve, EveryImpliedMarkIsProved) {
       auto o = generous();
       o.using_ids = mark.using_ids;  // a certificate: that subset alone implies it
       o.descent = mark.descent;      // or, with a descent, those of each table
+      o.once = mark.once;            // (the same with a count)
       const auto a = air_solve::implied(spec, t.name, mark.id, o);
       EXPECT_EQ(a.verdict, Verdict::kImplied) << air_solve::format(a);
       ++asked;

@@ -92,6 +92,8 @@ TEST(AirSpec, ErrorsNameFileLineAndCause) {
        "expected: adequacy <constraint ID> implied descent <receive ID> <field> <L>"},
       {head + "constraint t:c:x every: b\nadequacy t:c:x implied descent t:b:r 0 5 \"why\"\n```\n", 7,
        "descent through 't:b:r', which is not a receive of table t declared above with a field 0"},
+      {head + "constraint t:c:x every: b\nadequacy t:c:x implied once t:b:r \"why\"\n```\n", 7,
+       "once through 't:b:r', which is not a receive of table t declared above"},
       {head + "constraint t:c:x every: a\n", 6, "unterminated ```zkrv block"},
       {"```zkrv\ncolumn a main field \"a\"\n```\n", 2, "before any 'table'"},
   };
@@ -141,6 +143,34 @@ TEST(AirSpec, ADescentMarkNamesItsBusAndThreshold) {
   const auto e = load_spec({{"air.md", air}, {"s.md", s}, {"t.md", bad}});
   ASSERT_FALSE(e.errors.empty());
   EXPECT_NE(e.errors.front().str().find("using 't:c:nosuch'"), std::string::npos) << e.errors.front().str();
+}
+
+// A count mark: the receive, then the orders (table, guard, key) that the solver checks, then a
+// certificate that may name another table's IDs. An order needs all three words.
+TEST(AirSpec, ACountMarkNamesItsReceiveAndOrders) {
+  const std::string air = "```zkrv\nmax_degree 3\nbusdef ops (op: field)\n```\n";
+  const std::string s = "```zkrv\ntable s\ncolumn v main field \"v\"\nbus s:b:out send ops (v)\n```\n";
+  auto t = [](const std::string& mark) {
+    return "```zkrv\ntable t\ncolumn a main field \"a\"\nconstraint t:c:x every: a\nbus t:b:in receive ops (a)\n" + mark +
+           "\n```\n";
+  };
+  const auto r = load_spec(
+      {{"air.md", air}, {"s.md", s}, {"t.md", t("adequacy t:c:x implied once t:b:in order s v v order m r k using s:c:z \"one\"")}});
+  ASSERT_TRUE(r.errors.empty()) << r.errors.front().str();
+  const auto& mark = r.spec->table("t")->adequacy.at(0);
+  ASSERT_TRUE(mark.once.has_value());
+  EXPECT_FALSE(mark.descent.has_value());
+  EXPECT_EQ(mark.once->receive, "t:b:in");
+  ASSERT_EQ(mark.once->orders.size(), 2u);
+  EXPECT_EQ(mark.once->orders[1].table, "m");
+  EXPECT_EQ(mark.once->orders[1].guard, "r");
+  EXPECT_EQ(mark.once->orders[1].key, "k");
+  EXPECT_EQ(mark.using_ids, (std::vector<std::string>{"s:c:z"}));
+  EXPECT_EQ(mark.text, "one");
+  const auto e = load_spec({{"air.md", air}, {"s.md", s}, {"t.md", t("adequacy t:c:x implied once t:b:in order s v \"one\"")}});
+  ASSERT_FALSE(e.errors.empty());
+  EXPECT_NE(e.errors.front().str().find("expected: adequacy <constraint ID> implied once"), std::string::npos)
+      << e.errors.front().str();
 }
 
 // Found by fuzz/spec_parser: a huge max_degree made std::stoul throw.

@@ -37,6 +37,16 @@ int main(int argc, char** argv) {
                  "any table")
       ->delimiter(',')
       ->expected(3);
+  std::string once;
+  app.add_option("--once", once,
+                 "with --constraint: prove it by counting the tuples of this receive of its table instead (each sent at "
+                 "most once, received by at most one row, so the receive's multiplicity is a bit; solve.h says what is "
+                 "asked); --using may then name IDs of any table");
+  std::vector<std::string> orders;
+  app.add_option("--order", orders,
+                 "with --once: TABLE,GUARD,KEY: the rows of TABLE with GUARD = 1 form a prefix along which KEY "
+                 "increases (asked, not assumed); one for the sending table, one for the chain bus's source")
+      ->delimiter(',');
   app.add_flag("--verbose", verbose, "print each solver call of the implied question to stderr (subset, answer)");
   app.add_flag("--no-unique", no_unique, "skip the per-table uniqueness question");
   bool interacting = false;
@@ -72,6 +82,20 @@ int main(int argc, char** argv) {
   if (!descent.empty() && (constraint.empty() || padding || only_unique || !at.empty())) {
     std::fprintf(stderr, "zkrv-air-solve: --descent needs --constraint, and none of --padding, --only-unique, --at\n");
     return 64;
+  }
+  if ((!once.empty() || !orders.empty()) && (constraint.empty() || padding || only_unique || !at.empty() || !descent.empty())) {
+    std::fprintf(stderr, "zkrv-air-solve: --once needs --constraint, and none of --padding, --only-unique, --at, --descent\n");
+    return 64;
+  }
+  if (!orders.empty() && (once.empty() || orders.size() % 3 != 0)) {
+    std::fprintf(stderr, "zkrv-air-solve: --order takes TABLE,GUARD,KEY, with --once\n");
+    return 64;
+  }
+  std::optional<zkrv::spec::air::Once> once_of;
+  if (!once.empty()) {
+    once_of.emplace();
+    once_of->receive = once;
+    for (size_t i = 0; i < orders.size(); i += 3) once_of->orders.push_back({orders[i], orders[i + 1], orders[i + 2]});
   }
   std::optional<zkrv::spec::air::Descent> descent_of;
   if (!descent.empty()) {
@@ -153,6 +177,7 @@ int main(int argc, char** argv) {
   options.timeout_ms = static_cast<unsigned>(timeout * 1000);
   options.using_ids = using_ids;
   options.descent = descent_of;
+  options.once = once_of;
   options.interacting = interacting;
   if (verbose) options.progress = [](const std::string& line) { std::fprintf(stderr, "  %s\n", line.c_str()); };
   size_t counts[3] = {0, 0, 0};

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "spec/stark.h"
+
 namespace zkrv::air_solve {
 namespace {
 
@@ -644,8 +646,12 @@ class Encoder {
     return all;
   }
 
-  // A constant, a column that a constraint other than `skip` makes a bit, or a sum of those.
+  // Multiplicities (as written) that a question of their own proved to be 0 or 1 on every row.
+  void use_proved_bits(std::set<std::string> m) { proved_bits_ = std::move(m); }
+  // A constant, a column that a constraint other than `skip` makes a bit, or a sum of those; or a
+  // multiplicity of use_proved_bits.
   bool nonnegative(const Expr& e, const std::string* skip) const {
+    if (proved_bits_.count(spec::air::to_string(e))) return true;
     if (e.op == Expr::Op::kConst) return e.value < (uint64_t{1} << 32);  // a small non-negative integer (p - 1 is -1)
     if (e.op == Expr::Op::kAdd) return nonnegative(*e.args[0], skip) && nonnegative(*e.args[1], skip);
     if (e.op != Expr::Op::kColumn) return false;
@@ -771,6 +777,7 @@ class Encoder {
   std::set<std::string> witnesses_;
   std::set<std::string> bit_columns_;
   std::map<std::string, Form> defs_;
+  std::set<std::string> proved_bits_;
 
   // Which side of product x names y (0 or 1); -1 when both do.
   static int lin_side(const Expr& x, const std::string& y) {
@@ -853,7 +860,9 @@ const char* verdict_name(Verdict v) {
 }
 
 Answer implied(const spec::air::Spec& spec, const std::string& table, const std::string& id, const Options& options) {
+  if (options.descent && options.once) throw std::invalid_argument("a descent and a count at once: " + id);
   if (options.descent) return descent_implied(spec, table, id, options);
+  if (options.once) return once_implied(spec, table, id, options);
   const Table& t = find_table(spec, table);
   const spec::air::Constraint* target = nullptr;
   for (const auto& c : t.constraints)
@@ -1168,27 +1177,35 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
 
 namespace {
 
-// One question about one row of table t (row positions do not matter: every-row constraints
-// only): its every-row constraints other than `skip` hold (those named in `ids` alone, where
-// it names some of t's), and the bounds of its interactions (those named, and those on the
-// chosen constraints' columns alone; every interaction where ids names none of t's), with the
-// table's bit columns as bits and its definitions stated; and claim(row) holds. Unsatisfiable:
-// no row of t where those hold satisfies the claim.
-z3::check_result row_question(const spec::air::Spec& spec, const Table& t, const std::string* skip, const Carried& carried,
-                              const std::vector<std::string>& ids, unsigned timeout_ms,
-                              const std::function<z3::expr(const Encoder&, const std::vector<z3::expr>&)>& claim) {
+// The rows of a question: one row; a row and the next (with the transitions between them); or
+// two rows anywhere in the table (each with its every-row constraints alone).
+enum class Shape { kOne, kNext, kTwo };
+using Claim = std::function<z3::expr(const Encoder&, const std::vector<z3::expr>&, const std::vector<z3::expr>&)>;
+
+// One question about rows of table t (row positions do not matter: no first- or last-row
+// constraints): on each row its every-row constraints other than `skip` hold (those named in
+// `ids` alone, where it names some of t's), and the bounds of its interactions (those named, and
+// those on the chosen constraints' columns alone; every interaction where ids names none of
+// t's), with the table's bit columns as bits and its definitions stated; for kNext the
+// transitions from the first row to the second too; and claim(row, second row) holds (the second
+// is empty for kOne). Unsatisfiable: no rows of t where those hold satisfy the claim.
+z3::check_result rows_question(const spec::air::Spec& spec, const Table& t, const std::string* skip, const Carried& carried,
+                               const std::vector<std::string>& ids, unsigned timeout_ms, Shape shape, const Claim& claim,
+                               const std::set<std::string>& proved_bits = {}) {
   auto [c, b] = ids.empty() ? std::make_pair(std::vector<bool>(t.constraints.size(), true), std::vector<bool>(t.buses.size(), true))
                             : certificate(t, ids, skip, {});
-  for (size_t j = 0; j < t.buses.size(); ++j) {  // a one-row question has no next row to read
+  std::vector<bool> alone = b;  // the interactions a row without its next row can read
+  for (size_t j = 0; j < t.buses.size(); ++j) {
     bool names_next = false;
     auto look = [&](const Expr& e) { spec::air::names(e, [&](const std::string&, bool next) { names_next = names_next || next; }); };
     if (t.buses[j].mult) look(*t.buses[j].mult);
     for (const auto& el : t.buses[j].tuple) look(*el);
-    if (names_next) b[j] = false;
+    if (names_next) alone[j] = false;
   }
   z3::context ctx;
   Encoder enc(ctx, spec, t, carried);
   enc.use_reduced_products();
+  enc.use_proved_bits(proved_bits);
   const TableFacts facts{t, skip};
   std::set<std::string> bits;
   for (const auto& col : t.columns)
@@ -1197,21 +1214,45 @@ z3::check_result row_question(const spec::air::Spec& spec, const Table& t, const
   // the certificate's constraints may define columns (all of the table's where ids names none of
   // its IDs; none where ids names only interactions)
   enc.use_definitions(definitions(t, skip, facts, {}, ids));
-  const auto r = enc.row("");
+  std::vector<std::vector<z3::expr>> rows{enc.row("")};
+  if (shape != Shape::kOne) rows.push_back(enc.row(shape == Shape::kNext ? "'" : "#2"));
   z3::solver solver(ctx);
   z3::params params(ctx);
   params.set("timeout", timeout_ms);
   solver.set(params);
-  solver.add(enc.constraints(Rows::kEvery, skip, r, nullptr, &c));
-  solver.add(enc.lookups(r, nullptr, &b, skip));
-  z3::expr domain = enc.domain() && enc.definitions_hold(r);
-  for (const auto& bit : bits) {
-    const z3::expr& x = r[static_cast<size_t>(t.column_index(bit))];
-    domain = domain && (x == 0 || x == 1);
+  z3::expr domain = enc.domain();
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    solver.add(enc.constraints(Rows::kEvery, skip, r, nullptr, &c));
+    solver.add(shape == Shape::kNext && i == 0 ? enc.lookups(r, &rows[1], &b, skip) : enc.lookups(r, nullptr, &alone, skip));
+    domain = domain && enc.definitions_hold(r);
+    for (const auto& bit : bits) {
+      const z3::expr& x = r[static_cast<size_t>(t.column_index(bit))];
+      domain = domain && (x == 0 || x == 1);
+    }
   }
+  if (shape == Shape::kNext) solver.add(enc.constraints(Rows::kTransition, skip, rows[0], &rows[1], &c));
   solver.add(domain);
-  solver.add(claim(enc, r));
+  solver.add(claim(enc, rows[0], shape == Shape::kOne ? std::vector<z3::expr>{} : rows[1]));
   return solver.check();
+}
+
+z3::check_result row_question(const spec::air::Spec& spec, const Table& t, const std::string* skip, const Carried& carried,
+                              const std::vector<std::string>& ids, unsigned timeout_ms,
+                              const std::function<z3::expr(const Encoder&, const std::vector<z3::expr>&)>& claim) {
+  return rows_question(spec, t, skip, carried, ids, timeout_ms, Shape::kOne,
+                       [&](const Encoder& enc, const std::vector<z3::expr>& r, const std::vector<z3::expr>&) { return claim(enc, r); });
+}
+
+// A certificate's IDs by the table they name (before their first ':'); an ID of no table throws.
+std::map<std::string, std::vector<std::string>> ids_by_table(const spec::air::Spec& spec, const std::vector<std::string>& ids) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& u : ids) {
+    const std::string owner = u.substr(0, u.find(':'));
+    if (!spec.table(owner)) throw std::invalid_argument("'" + u + "' names no table");
+    out[owner].push_back(u);
+  }
+  return out;
 }
 
 }  // namespace
@@ -1230,12 +1271,7 @@ Answer descent_implied(const spec::air::Spec& spec, const std::string& table, co
     if (b.id == d.receive) in = &b;
   if (!in || in->send || d.field >= in->tuple.size())
     throw std::invalid_argument("'" + d.receive + "' is not a receive of table " + table + " with a field " + std::to_string(d.field));
-  std::map<std::string, std::vector<std::string>> ids;  // table -> its IDs in the certificate
-  for (const auto& u : options.using_ids) {
-    const std::string owner = u.substr(0, u.find(':'));
-    if (!spec.table(owner)) throw std::invalid_argument("'" + u + "' names no table");
-    ids[owner].push_back(u);
-  }
+  const auto ids = ids_by_table(spec, options.using_ids);  // table -> its IDs in the certificate
   Timer timer;
   Answer answer{id, Verdict::kUnknown, 0, "", {}};
   std::string last = "unknown";  // the last question's answer
@@ -1301,6 +1337,259 @@ Answer descent_implied(const spec::air::Spec& spec, const std::string& table, co
       throw std::invalid_argument("'" + list.front() + "': table " + owner + " has no question in a descent through " + d.receive);
   answer.verdict = Verdict::kImplied;
   answer.scenario = "a descent through " + d.receive;
+  answer.seconds = timer.seconds();
+  return answer;
+}
+
+// Why the chain bus's rows are distinct (once_implied, "Receives"). Every multiplicity on M is a
+// non-negative integer and the verifier keeps their total below p, so LogUp makes the tokens
+// consumed on M, counted with multiplicity, the tokens made. Take a row's token pair with
+// multiplicity n as n nodes, each consuming one token (key, t_in) and making one (key, t_out)
+// with t_out - t_in in [1, 2^32] (mod p), and match every consumed token to a made one with the
+// same tuple: each node has one predecessor (a node or an unpaired send, a source) and at most
+// one successor. A cycle of nodes would have steps summing to 0 mod p, which needs at least
+// p / 2^32 nodes; the table heights (at most 2^24 each) allow fewer. So following predecessors
+// from any node ends at a source of its key, and with at most one source row per key (the
+// unpaired send is ordered by its key) all nodes of a key lie on one path, whose timestamps
+// increase strictly: the sum of fewer than p / 2^32 steps is not 0 mod p. Two nodes of one key
+// never make the same timestamp, so two rows with one key and one sent timestamp are one row.
+Answer once_implied(const spec::air::Spec& spec, const std::string& table, const std::string& id, const Options& options) {
+  if (!options.once) throw std::invalid_argument("once_implied: no receive given");
+  const spec::air::Once& o = *options.once;
+  const Table& t = find_table(spec, table);
+  const spec::air::Constraint* target = nullptr;
+  for (const auto& c : t.constraints)
+    if (c.id == id) target = &c;
+  if (!target) throw std::invalid_argument("no constraint " + id + " in table " + table);
+  if (target->rows != Rows::kEvery) throw std::invalid_argument("counting a receive's tuples is for an every-row constraint, not " + id);
+  const spec::air::BusInteraction* in = nullptr;
+  for (const auto& b : t.buses)
+    if (b.id == o.receive) in = &b;
+  if (!in || in->send) throw std::invalid_argument("'" + o.receive + "' is not a receive of table " + table);
+  std::map<std::string, const spec::air::Order*> order_of;
+  for (const auto& ord : o.orders) {
+    const Table* u = spec.table(ord.table);
+    if (!u) throw std::invalid_argument("order: no table '" + ord.table + "'");
+    for (const auto* col : {&ord.guard, &ord.key})
+      if (u->column_index(*col) < 0) throw std::invalid_argument("order: no column '" + *col + "' in table " + ord.table);
+    if (!order_of.emplace(ord.table, &ord).second) throw std::invalid_argument("order: table " + ord.table + " ordered twice");
+  }
+  const auto ids = ids_by_table(spec, options.using_ids);
+  Timer timer;
+  Answer answer{id, Verdict::kUnknown, 0, "", {}};
+  std::string last = "no question asked";  // the last question's answer
+  auto fail = [&](const std::string& why) {
+    answer.scenario = "once not proved: " + why + " (" + last + ")";
+    answer.seconds = timer.seconds();
+    return answer;
+  };
+  const Carried carried = carried_bounds(spec, table, &id);
+  std::set<std::string> asked, ordered_tables;
+  std::map<std::string, std::set<std::string>> proved_bits;  // table -> multiplicities N proved 0 or 1
+  // One question about rows of table u. Without a certificate for u, first the constraints that
+  // name a column of the interactions `near` (with them and the interactions on those columns
+  // alone) for a quarter of the time bound, at most 2 s: what a subset rules out, the table does.
+  auto ask = [&](const Table& u, const std::string& what, Shape shape, const Claim& claim,
+                 std::vector<const spec::air::BusInteraction*> near = {}) {
+    asked.insert(u.name);
+    const std::string* skip = u.name == table ? &id : nullptr;
+    const auto it = ids.find(u.name);
+    if (it == ids.end() && !near.empty()) {
+      std::set<std::string> cols;
+      std::vector<std::string> subset;
+      for (const auto* b : near) {
+        subset.push_back(b->id);
+        if (b->mult) spec::air::names(*b->mult, [&](const std::string& n, bool) { cols.insert(n); });
+        for (const auto& el : b->tuple) spec::air::names(*el, [&](const std::string& n, bool) { cols.insert(n); });
+      }
+      for (const auto& c : u.constraints) {
+        bool touches = false;
+        spec::air::names(*c.expr, [&](const std::string& n, bool) { touches = touches || cols.count(n); });
+        if (touches && (!skip || c.id != *skip)) subset.push_back(c.id);
+      }
+      const z3::check_result res =
+          rows_question(spec, u, skip, carried, subset, std::min(options.timeout_ms / 4 + 1, 2000u), shape, claim, proved_bits[u.name]);
+      if (options.progress) options.progress(what + " (the " + std::to_string(subset.size()) + " nearest items): " + check_name(res));
+      if (res == z3::unsat) return last = check_name(res), true;
+    }
+    const z3::check_result res = rows_question(spec, u, skip, carried,
+                                               it == ids.end() ? std::vector<std::string>{} : it->second, options.timeout_ms,
+                                               shape, claim, proved_bits[u.name]);
+    last = res == z3::sat ? "rows satisfy it" : check_name(res);
+    if (options.progress) options.progress(what + ": " + check_name(res));
+    return res == z3::unsat;
+  };
+  auto column = [](const std::string& name) {
+    Expr e;
+    e.op = Expr::Op::kColumn, e.name = name;
+    return e;
+  };
+  auto value = [](const Encoder& enc, const Expr& e, const std::vector<z3::expr>& r) { return enc.reduced(enc.term(e, r, nullptr)); };
+  // Is interaction b of table u ordered, with equal fields [0, fields)? Empty: yes; else why not.
+  auto ordered = [&](const Table& u, const spec::air::BusInteraction& b, size_t fields) -> std::string {
+    const auto it = order_of.find(u.name);
+    if (it == order_of.end()) return "no order given for table " + u.name + ", which " + b.id + " is in";
+    ordered_tables.insert(u.name);
+    const Expr g = column(it->second->guard), k = column(it->second->key);
+    const std::string name = u.name + " by " + it->second->key;
+    auto m = [&](const Encoder& enc, const std::vector<z3::expr>& r) { return enc.mult(b, r, nullptr); };
+    if (!ask(u, "O1: " + b.id + "'s multiplicity is 0 or 1", Shape::kOne,
+             [&](const Encoder& enc, const std::vector<z3::expr>& r, const std::vector<z3::expr>&) { return m(enc, r) != 0 && m(enc, r) != 1; }))
+      return "O1: " + b.id + "'s multiplicity is not shown to be 0 or 1";
+    if (!ask(u, "O2: " + b.id + " active only where " + it->second->guard + " = 1", Shape::kOne,
+             [&](const Encoder& enc, const std::vector<z3::expr>& r, const std::vector<z3::expr>&) {
+               return m(enc, r) != 0 && value(enc, g, r) != 1;
+             }))
+      return "O2: " + b.id + " is not shown to be inactive where " + it->second->guard + " is not 1";
+    if (!ask(u, "O3: " + name + " increases along a prefix", Shape::kNext,
+             [&](const Encoder& enc, const std::vector<z3::expr>& r, const std::vector<z3::expr>& n) {
+               const z3::expr step = enc.reduced(enc.term(k, n, nullptr) - enc.term(k, r, nullptr) - 1);
+               return value(enc, g, n) != 0 &&
+                      !(value(enc, g, r) == 1 && value(enc, g, n) == 1 && step < r[0].ctx().int_val("4294967296"));
+             }))
+      return "O3: " + name + " is not shown to increase by 1 to 2^32 from row to row of a prefix";
+    if (!ask(u, "O4: two rows of " + b.id + " with equal fields have equal " + it->second->key, Shape::kTwo,
+             [&](const Encoder& enc, const std::vector<z3::expr>& r, const std::vector<z3::expr>& r2) {
+               z3::expr same = m(enc, r) != 0 && m(enc, r2) != 0;
+               for (size_t f = 0; f < fields; ++f) same = same && value(enc, *b.tuple[f], r) == value(enc, *b.tuple[f], r2);
+               return same && value(enc, k, r) != value(enc, k, r2);
+             }))
+      return "O4: two active rows of " + b.id + " with equal fields are not shown to have equal " + it->second->key;
+    return "";
+  };
+
+  // Sends: at most one interaction, ordered by all its fields
+  const spec::air::BusInteraction* send = nullptr;
+  const Table* sender = nullptr;
+  for (const auto& u : spec.tables)
+    for (const auto& b : u.buses) {
+      if (b.bus != in->bus || &b == in) continue;
+      if (!b.send) return fail("the " + b.bus + " bus has another receive, " + b.id);
+      if (send) return fail("the " + b.bus + " bus has two sends, " + send->id + " and " + b.id);
+      send = &b, sender = &u;
+    }
+  if (send)
+    if (const std::string why = ordered(*sender, *send, send->tuple.size()); !why.empty()) return fail("sends: " + why);
+
+  // Receives: a token pair of the table that makes the receiving rows distinct. A pair is a
+  // receive and a send of one table on one bus with the same multiplicity (as written) that
+  // orders its tokens (P, asked below for every table of the chain bus). The candidates, each
+  // receive with each such send, in order:
+  auto pairs_of = [](const Table& u, const std::string& bus) {
+    std::vector<std::pair<size_t, size_t>> out;
+    auto str = [](const Expr* e) { return e ? spec::air::to_string(*e) : std::string("1"); };
+    for (size_t ri = 0; ri < u.buses.size(); ++ri) {
+      if (u.buses[ri].bus != bus || u.buses[ri].send || u.buses[ri].tuple.size() < 2) continue;
+      for (size_t si = 0; si < u.buses.size(); ++si)
+        if (u.buses[si].bus == bus && u.buses[si].send && u.buses[si].tuple.size() >= 2 &&
+            str(u.buses[si].mult.get()) == str(u.buses[ri].mult.get()))
+          out.emplace_back(ri, si);
+    }
+    return out;
+  };
+  std::set<std::string> buses;
+  for (const auto& b : t.buses) buses.insert(b.bus);
+  bool paired = false;
+  std::string chain_bus;
+  std::pair<size_t, size_t> chosen;  // the pair of the table that R1 and R2 are about
+  for (auto bus = buses.begin(); bus != buses.end() && !paired; ++bus)
+    for (const auto& [ri, si] : pairs_of(t, *bus)) {
+      const auto& p_in = t.buses[ri];
+      const auto& p_out = t.buses[si];
+      if (!ask(t, "R1: " + o.receive + " active only where " + p_in.id + " and " + p_out.id + " have multiplicity 1", Shape::kOne,
+               [&](const Encoder& enc, const std::vector<z3::expr>& r, const std::vector<z3::expr>&) {
+                 return enc.mult(*in, r, nullptr) != 0 && enc.mult(p_in, r, nullptr) != 1;
+               }))
+        continue;
+      if (!ask(t, "R2: two rows that receive one tuple of " + o.receive + " send one key and timestamp by " + p_out.id, Shape::kTwo,
+               [&](const Encoder& enc, const std::vector<z3::expr>& r, const std::vector<z3::expr>& r2) {
+                 z3::expr same = enc.mult(*in, r, nullptr) != 0 && enc.mult(*in, r2, nullptr) != 0;
+                 for (const auto& f : in->tuple) same = same && value(enc, *f, r) == value(enc, *f, r2);
+                 return same && !(value(enc, *p_out.tuple[0], r) == value(enc, *p_out.tuple[0], r2) &&
+                                  value(enc, *p_out.tuple[1], r) == value(enc, *p_out.tuple[1], r2));
+               }))
+        continue;
+      paired = true, chain_bus = *bus, chosen = {ri, si};
+      break;
+    }
+  if (!paired) return fail("receives: no token pair of table " + table + " is shown (R1, R2) to tell its receiving rows apart");
+
+  // The chain bus, in every table: each multiplicity a non-negative integer (as written, or N: a
+  // bit); the pairs (candidates whose tokens P shows ordered, each interaction in one pair at
+  // most); few enough pairs; at most one send in no pair, ordered by its key. A receive in no
+  // pair asks nothing: it only ends a chain.
+  double nodes = 0;  // pairs per row, summed over the tables (each at most 2^24 rows)
+  const spec::air::BusInteraction* source = nullptr;
+  const Table* source_table = nullptr;
+  std::function<double(const Expr&)> count = [&](const Expr& e) -> double {
+    if (e.op == Expr::Op::kConst) return static_cast<double>(e.value);
+    if (e.op == Expr::Op::kAdd) return count(*e.args[0]) + count(*e.args[1]);
+    return 1;  // a bit column
+  };
+  for (const auto& u : spec.tables) {
+    const TableFacts f{u, u.name == table ? &id : nullptr};
+    std::map<size_t, double> bound;  // interaction -> a bound on its multiplicity
+    for (size_t i = 0; i < u.buses.size(); ++i) {
+      const auto& b = u.buses[i];
+      if (b.bus != chain_bus) continue;
+      if (!b.mult || f.nonnegative(*b.mult)) {
+        bound[i] = b.mult ? count(*b.mult) : 1;
+        continue;
+      }
+      bound[i] = 1;
+      if (proved_bits[u.name].count(spec::air::to_string(*b.mult))) continue;  // the same multiplicity as one asked
+      if (!ask(u, "N: " + b.id + "'s multiplicity is 0 or 1", Shape::kOne,
+               [&](const Encoder& enc, const std::vector<z3::expr>& r, const std::vector<z3::expr>&) {
+                 const z3::expr m = enc.mult(b, r, nullptr);
+                 return m != 0 && m != 1;
+               }))
+        return fail("the " + chain_bus + " bus: the multiplicity of " + b.id + " is not shown to be a non-negative integer");
+      proved_bits[u.name].insert(spec::air::to_string(*b.mult));  // so the lookups under it bound their values
+    }
+    std::set<size_t> in_pair;
+    for (const auto& [ri, si] : pairs_of(u, chain_bus)) {
+      if (in_pair.count(ri) || in_pair.count(si)) continue;
+      const auto& p_in = u.buses[ri];
+      const auto& p_out = u.buses[si];
+      if (!ask(u, "P: " + p_in.id + " and " + p_out.id + " keep the key and step the timestamp by 1 to 2^32", Shape::kOne,
+               [&](const Encoder& enc, const std::vector<z3::expr>& r, const std::vector<z3::expr>&) {
+                 const z3::expr step = enc.reduced(enc.term(*p_out.tuple[1], r, nullptr) - enc.term(*p_in.tuple[1], r, nullptr) - 1);
+                 return enc.mult(p_in, r, nullptr) != 0 && !(value(enc, *p_out.tuple[0], r) == value(enc, *p_in.tuple[0], r) &&
+                                                             step < r[0].ctx().int_val("4294967296"));
+               },
+               {&p_in, &p_out}))
+        continue;  // not a pair: a send in no pair is a source (asked below), a receive an end
+      in_pair.insert(ri), in_pair.insert(si);
+      nodes += bound[ri];
+    }
+    if (u.name == table && !(in_pair.count(chosen.first) && in_pair.count(chosen.second)))
+      return fail("the " + chain_bus + " bus: " + t.buses[chosen.first].id + " and " + t.buses[chosen.second].id +
+                  " are not shown to order their tokens (P)");
+    for (size_t i = 0; i < u.buses.size(); ++i) {
+      const auto& b = u.buses[i];
+      if (b.bus != chain_bus || !b.send || in_pair.count(i)) continue;
+      if (source) return fail("the " + chain_bus + " bus has two sends in no token pair, " + source->id + " and " + b.id);
+      source = &b, source_table = &u;
+    }
+  }
+  if (nodes * std::ldexp(1.0, static_cast<int>(spec::kMaxLogHeight) + 32) >= kPDouble)
+    return fail("the " + chain_bus + " bus has too many token pairs for its timestamps not to wrap around p");
+  if (source)
+    if (const std::string why = ordered(*source_table, *source, 1); !why.empty()) return fail("the " + chain_bus + " bus's source: " + why);
+
+  // F: where the multiplicity is a bit, C holds
+  if (!ask(t, "F: " + id + " holds where " + o.receive + "'s multiplicity is 0 or 1", Shape::kOne,
+           [&](const Encoder& enc, const std::vector<z3::expr>& r, const std::vector<z3::expr>&) {
+             const z3::expr m = enc.mult(*in, r, nullptr);
+             return (m == 0 || m == 1) && !enc.some_factor_zero(*target->expr, r, nullptr);
+           }))
+    return fail("F: " + id + " is not shown to hold where the multiplicity is a bit");
+  for (const auto& [owner, ord] : order_of)
+    if (!ordered_tables.count(owner)) throw std::invalid_argument("order: table " + owner + " is not a sender the count needs ordered");
+  for (const auto& [owner, list] : ids)  // a certificate names only the tables it is asked about
+    if (!asked.count(owner)) throw std::invalid_argument("'" + list.front() + "': table " + owner + " has no question in counting " + o.receive);
+  answer.verdict = Verdict::kImplied;
+  answer.scenario = "each tuple of " + o.receive + " is sent at most once and received by one row (chain bus " + chain_bus + ")";
   answer.seconds = timer.seconds();
   return answer;
 }

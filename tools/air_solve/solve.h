@@ -67,6 +67,8 @@ struct Options {
   std::vector<std::string> using_ids;
   // where given, the implied question is a descent through a bus instead (descent_implied).
   std::optional<spec::air::Descent> descent;
+  // where given, the implied question counts a receive's tuples instead (once_implied).
+  std::optional<spec::air::Once> once;
   // the uniqueness question only about rows that interact: some interaction other than a lookup
   // send (byte, range16, ...) has a nonzero multiplicity there (a row with none, such as a padding
   // row, is read by nothing, and its columns need not be determined)
@@ -93,6 +95,36 @@ Answer implied(const spec::air::Spec& spec, const std::string& table, const std:
 // that belong to each table (an ID names its table before its first ':'), or the whole table
 // where none does. kImplied or kUnknown (the scenario says which question had no proof).
 Answer descent_implied(const spec::air::Spec& spec, const std::string& table, const std::string& id, const Options& options);
+
+// Counting a receive's tuples, for an every-row constraint C of `table` that holds wherever the
+// multiplicity m of a receive I of the table (options.once->receive) is 0 or 1, on a bus B where
+// I is the only receive. Then m is a bit where every tuple is sent at most once and received by
+// at most one row, since LogUp makes a tuple's received multiplicities add up to its sends. The
+// questions, each unsatisfiable for implied (one row unless said; "two rows": any two rows of the
+// table, each with its every-row constraints; "a row and the next": with the transitions too):
+//   Sends. B has at most one send J, of a table U with an order (guard g, key k) in
+//   options.once->orders, and it is ordered (below): two active rows of J with equal tuples have
+//   equal keys, so a tuple is sent at most once.
+//   Receives. I's table has a token pair P (a receive and a send on a token bus M with one key,
+//   field 0, and timestamps, field 1, that P orders: token_pairs) such that
+//     R1  a row where m is not 0 has P's multiplicity 1;
+//     R2  two rows where m is not 0 with equal tuples of I have equal keys and equal sent
+//         timestamps of P;
+//   and M is a chain bus: every multiplicity on it is a non-negative integer; its token pairs,
+//   in all tables, number fewer than p / 2^56 per row; at most one of its sends is in no pair,
+//   and that one is ordered with field 0 alone. Then the tokens of one key form one chain from
+//   that send, with strictly increasing timestamps (solve.cpp, before once_implied, has the
+//   argument), so no two rows where m is not 0 receive one tuple.
+//   F   a row where m is 0 or 1 satisfies C.
+// An interaction J of table U is ordered, with equal fields F (all of J's, or field 0 alone), by
+// (g, k) when: O1 J's multiplicity is 0 or 1; O2 it is 0 where g is not 1; O3 (a row and the
+// next) g' != 0 only where g = g' = 1 and k' - k - 1 is below 2^32 (mod p); O4 (two rows) two
+// rows where J is active with equal fields F have equal k. With at most 2^24 rows a table's g = 1
+// rows are a prefix along which k increases by at most 2^56 < p, so its active rows' keys differ.
+// The rows are asked with the constraints and interactions of options.using_ids of each table,
+// or the whole table where none does; C is never assumed. kImplied or kUnknown (the scenario
+// names the question without a proof).
+Answer once_implied(const spec::air::Spec& spec, const std::string& table, const std::string& id, const Options& options);
 
 // A padding-row attack on constraint `id` (an every-row or transition constraint): one row r of
 // small values (each an integer in [-2^20, 2^20], taken mod p) between two padding rows, with
