@@ -1924,7 +1924,8 @@ std::string format(const Answer& a) {
     for (const auto& v : a.model) o << ' ' << v.column << '=' << v.shown;
   } else if (a.verdict == Verdict::kUnknown) {
     o << ": " << (a.scenario.find("padding row is") != std::string::npos || a.scenario.find("no repeated") != std::string::npos ||
-                          a.scenario.find("the row is not") != std::string::npos || a.scenario.rfind("descent", 0) == 0
+                          a.scenario.find("the row is not") != std::string::npos || a.scenario.rfind("descent", 0) == 0 ||
+                          a.scenario.rfind("once", 0) == 0
                       ? a.scenario
                       : "no answer within the time bound (" + a.scenario + ")");
   } else if (a.padding) {
