@@ -1169,7 +1169,7 @@ void eval_io(const Point<V>& x, Values<V>& s) {
   // spec: io:c:rd_bit
   c("io:c:rd_bit", x("rd") * (x("rd") - one));
   // spec: io:c:out_bit
-  c("io:c:out_bit", x("out") * (x("out") - one));
+  c("io:c:out_bit", x("out") * (x("out") - real));
   // spec: io:c:rd_writable
   c("io:c:rd_writable", x("rd") * (one - x("w")));
   // spec: io:c:write_keeps

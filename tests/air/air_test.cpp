@@ -3133,6 +3133,22 @@ void sys_mutations(std::vector<Mutation>& m) {
         ot.rows[0][ot.col("value")] = forged;
         return true;
       });
+  add("io:c:out_bit",
+      "fault class 'public output forged': a padding row of io sends a byte that no syscall wrote, appended to the claimed "
+      "output (out = 1 with is_real = 0)",
+      [](AirTrace& t) {
+        auto& io = t.table("io");
+        auto& ot = t.table("output");
+        size_t n = 0;  // the first padding row of io
+        while (n < io.height() && io.rows[n][io.col("is_real")]) ++n;
+        if (n == io.height()) io.rows.resize(2 * io.height(), std::vector<uint64_t>(io.columns.size(), 0));
+        size_t k = 0;  // the output's length
+        while (k < ot.height() && ot.rows[k][ot.col("is_real")]) ++k;
+        if (k == ot.height()) ot.rows.resize(2 * ot.height(), std::vector<uint64_t>(ot.columns.size(), 0));
+        ot.rows[k][ot.col("is_real")] = 1, ot.rows[k][ot.col("pos")] = k, ot.rows[k][ot.col("value")] = 0x58;
+        io.rows[n][io.col("out")] = 1, io.rows[n][io.col("opos")] = k, io.rows[n][io.col("new")] = 0x58;
+        return true;
+      });
   io_add("io:c:rd_writable", "a read byte in a segment claimed read-only (w = 0)", sk::kReadFull, 0, "w", 0, false);
   add("io:c:write_keeps", "fault class 'memory value changed': write(2, buf, 2) changes the byte it reads", [io_row](AirTrace& t) {
     const size_t i = io_row(t, sk::kWriteLog, 0);
