@@ -562,6 +562,42 @@ TEST(AirSolve, CountingATuplesSendersAndReceiversMakesItsMultiplicityABit) {
   EXPECT_THROW(air_solve::implied(once_spec(honest), "r", "r:c:last_bit", o), std::invalid_argument);
 }
 
+// Padding rows interact with nothing. io's output multiplicity was `out` with out (out - 1): a
+// row with is_real = 0 and out = 1 sent a byte that no syscall wrote (appended to the claimed
+// output). out (out - is_real) makes it 0 there. The spec's tables are all silent.
+TEST(AirSolve, APaddingRowThatSendsIsFound) {
+  auto spec_with = [](const std::string& bit) {
+    std::vector<spec::air::SourceFile> files = {
+        {"air.md", "```zkrv\nmax_degree 3\nbusdef outb (pos: field, v: field)\n```\n"},
+        {"o.md", "```zkrv\ntable o\ncolumn pos preprocessed field \"p\"\ncolumn v preprocessed field \"v\"\n"
+                 "bus o:b:in receive outb (pos, v)\n```\n"},
+        {"w.md", "```zkrv\ntable w\ncolumn is_real main bit \"r\"\ncolumn out main bit \"o\"\ncolumn pos main field \"p\"\n"
+                 "column v main field \"v\"\nconstraint w:c:real_bit every: is_real * (is_real - 1)\n"
+                 "constraint w:c:out_bit every: out * (out - " + bit + ")\nbus w:b:out send outb (pos, v) mult out\n```\n"}};
+    auto r = spec::air::load_spec(files);
+    if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
+    return std::move(*r.spec);
+  };
+  const auto loose = air_solve::padding_silent(spec_with("1"), "w", generous());
+  ASSERT_EQ(loose.size(), 1u);
+  EXPECT_EQ(loose[0].verdict, Verdict::kAttack);
+  bool out_one = false;
+  for (const auto& a : loose[0].model) out_one = out_one || (a.column == "out" && a.value == 1);
+  EXPECT_TRUE(out_one) << air_solve::format(loose[0]);
+  const auto tight = air_solve::padding_silent(spec_with("is_real"), "w", generous());
+  ASSERT_EQ(tight.size(), 1u);
+  EXPECT_EQ(tight[0].verdict, Verdict::kImplied);
+  EXPECT_TRUE(air_solve::padding_silent(spec_with("1"), "o", generous()).empty());  // no is_real: nothing asked
+  const auto& spec = spec::air::embedded_spec();
+  size_t asked = 0;
+  for (const char* t : {"io", "mem", "syscall", "output", "cpu"})
+    for (const auto& a : air_solve::padding_silent(spec, t, generous())) {
+      EXPECT_EQ(a.verdict, Verdict::kImplied) << a.id << ": " << air_solve::format(a);
+      ++asked;
+    }
+  EXPECT_GT(asked, 100u);
+}
+
 // Every `adequacy ID implied` mark in the spec is the solver's: the rest of the table implies the
 // constraint (Air.AdequacyKillRate accepts a survivor only with a mark).
 TEST(AirSolve, EveryImpliedMarkIsProved) {

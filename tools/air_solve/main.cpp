@@ -54,6 +54,10 @@ int main(int argc, char** argv) {
                "ask the uniqueness question only about rows with a nonzero multiplicity on some interaction that is "
                "not a lookup send (padding rows, which nothing reads, are left out)");
   app.add_flag("--only-unique", only_unique, "ask only the per-table uniqueness question");
+  bool silent = false;
+  app.add_flag("--silent-padding", silent,
+               "instead of 'implied?', ask of each interaction (of the tables with an is_real column) whether a row "
+               "with is_real = 0 can have it active: silent, active (a candidate row: values), or unknown");
   app.add_flag("--padding", padding,
                "instead of 'implied?', search a padding row that breaks each constraint alone (every interaction "
                "inactive, small values): attack, none, or unknown; no uniqueness question");
@@ -110,6 +114,33 @@ int main(int argc, char** argv) {
       return 64;
     }
     descent_of = zkrv::spec::air::Descent{descent[0], static_cast<size_t>(field), from};
+  }
+  if (silent && (!constraint.empty() || padding || only_unique || !at.empty() || !using_ids.empty())) {
+    std::fprintf(stderr, "zkrv-air-solve: --silent-padding takes --table and --timeout alone\n");
+    return 64;
+  }
+  if (silent) {
+    zkrv::air_solve::Options options;
+    options.timeout_ms = static_cast<unsigned>(timeout * 1000);
+    size_t active = 0;
+    for (const auto& t : spec.tables) {
+      if (!table.empty() && t.name != table) continue;
+      for (const auto& a : zkrv::air_solve::padding_silent(spec, t.name, options)) {
+        const char* v = a.verdict == zkrv::air_solve::Verdict::kImplied  ? "silent"
+                        : a.verdict == zkrv::air_solve::Verdict::kAttack ? "active"
+                                                                          : "unknown";
+        std::printf("%s  %s (%.2f s)", a.id.c_str(), v, a.seconds);
+        if (a.verdict == zkrv::air_solve::Verdict::kAttack) {
+          ++active;
+          std::printf(":");
+          for (const auto& x : a.model) std::printf(" %s=%s", x.column.c_str(), x.shown.c_str());
+        }
+        std::printf("\n");
+        std::fflush(stdout);
+      }
+    }
+    std::printf("%zu active on a padding row\n", active);
+    return 0;
   }
   zkrv::air_solve::TraceRows rows;
   if (!at.empty()) {

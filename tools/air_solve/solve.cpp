@@ -1191,7 +1191,7 @@ using Claim = std::function<z3::expr(const Encoder&, const std::vector<z3::expr>
 // is empty for kOne). Unsatisfiable: no rows of t where those hold satisfy the claim.
 z3::check_result rows_question(const spec::air::Spec& spec, const Table& t, const std::string* skip, const Carried& carried,
                                const std::vector<std::string>& ids, unsigned timeout_ms, Shape shape, const Claim& claim,
-                               const std::set<std::string>& proved_bits = {}) {
+                               const std::set<std::string>& proved_bits = {}, std::vector<Assignment>* model = nullptr) {
   auto [c, b] = ids.empty() ? std::make_pair(std::vector<bool>(t.constraints.size(), true), std::vector<bool>(t.buses.size(), true))
                             : certificate(t, ids, skip, {});
   std::vector<bool> alone = b;  // the interactions a row without its next row can read
@@ -1234,7 +1234,10 @@ z3::check_result rows_question(const spec::air::Spec& spec, const Table& t, cons
   if (shape == Shape::kNext) solver.add(enc.constraints(Rows::kTransition, skip, rows[0], &rows[1], &c));
   solver.add(domain);
   solver.add(claim(enc, rows[0], shape == Shape::kOne ? std::vector<z3::expr>{} : rows[1]));
-  return solver.check();
+  const z3::check_result res = solver.check();
+  if (res == z3::sat && model)
+    for (const auto& r : rows) collect(solver.get_model(), r, *model);
+  return res;
 }
 
 z3::check_result row_question(const spec::air::Spec& spec, const Table& t, const std::string* skip, const Carried& carried,
@@ -1592,6 +1595,31 @@ Answer once_implied(const spec::air::Spec& spec, const std::string& table, const
   answer.scenario = "each tuple of " + o.receive + " is sent at most once and received by one row (chain bus " + chain_bus + ")";
   answer.seconds = timer.seconds();
   return answer;
+}
+
+std::vector<Answer> padding_silent(const spec::air::Spec& spec, const std::string& table, const Options& options) {
+  const Table& t = find_table(spec, table);
+  std::vector<Answer> out;
+  if (t.column_index("is_real") < 0) return out;
+  const Carried carried = carried_bounds(spec, table, nullptr);
+  Expr real;
+  real.op = Expr::Op::kColumn, real.name = "is_real";
+  for (const auto& b : t.buses) {
+    if (!b.mult) continue;  // always active: not a question about padding rows
+    Timer timer;
+    Answer a{b.id, Verdict::kUnknown, 0, "a row with is_real = 0", {}};
+    const z3::check_result res = rows_question(
+        spec, t, nullptr, carried, {}, options.timeout_ms, Shape::kOne,
+        [&](const Encoder& enc, const std::vector<z3::expr>& r, const std::vector<z3::expr>&) {
+          return enc.reduced(enc.term(real, r, nullptr)) == 0 && enc.mult(b, r, nullptr) != 0;
+        },
+        {}, &a.model);
+    a.verdict = res == z3::unsat ? Verdict::kImplied : res == z3::sat ? Verdict::kAttack : Verdict::kUnknown;
+    if (a.verdict == Verdict::kAttack) a.scenario = "a row with is_real = 0 where " + b.id + " is active";
+    a.seconds = timer.seconds();
+    out.push_back(std::move(a));
+  }
+  return out;
 }
 
 namespace {

@@ -126,6 +126,14 @@ Answer descent_implied(const spec::air::Spec& spec, const std::string& table, co
 // names the question without a proof).
 Answer once_implied(const spec::air::Spec& spec, const std::string& table, const std::string& id, const Options& options);
 
+// Padding rows interact with nothing: for each interaction of `table` with a multiplicity (a
+// table with an is_real column; none otherwise), is there a row with is_real = 0 that satisfies
+// the table's every-row constraints (with bits, lookups' bounds and definitions) where it is
+// active? kImplied ("silent"): no such row; kAttack ("active"): the model is one (a candidate: a
+// row that adds a tuple nothing real sends, as io's output byte did before out_bit was
+// `out (out - is_real)`); kUnknown.
+std::vector<Answer> padding_silent(const spec::air::Spec& spec, const std::string& table, const Options& options);
+
 // A padding-row attack on constraint `id` (an every-row or transition constraint): one row r of
 // small values (each an integer in [-2^20, 2^20], taken mod p) between two padding rows, with
 // every interaction of r and of the row before it inactive (multiplicity 0: no bus changes),
