@@ -598,6 +598,42 @@ TEST(AirSolve, APaddingRowThatSendsIsFound) {
   EXPECT_GT(asked, 100u);
 }
 
+// Uniqueness column by column. Table u receives (a) where is_real = 1; z = [a = 0] through an
+// inverse witness inv, and b = 3 a + z. b and z follow from a, column by column; inv is free
+// where a = 0 (z = 1), which the question alone shows as a second witness in inv only. With
+// inv gone and z = is_real instead, every column follows (an inverse's uniqueness needs p to be
+// prime, which integer arithmetic mod p does not know: a (x - y) = 0 mod p; not asked here).
+TEST(AirSolve, UniquenessColumnByColumnNamesTheFreeColumn) {
+  auto spec_with = [](const std::string& more) {
+    std::vector<spec::air::SourceFile> files = {
+        {"air.md", "```zkrv\nmax_degree 3\nbusdef as (a: field)\n```\n"},
+        {"s.md", "```zkrv\ntable s\ncolumn a preprocessed field \"a\"\nbus s:b:out send as (a)\n```\n"},
+        {"u.md", "```zkrv\ntable u\ncolumn is_real main bit \"r\"\ncolumn a main field \"a\"\ncolumn z main bit \"z\"\n"
+                 "column b main field \"b\"\n" + more + "constraint u:c:real_bit every: is_real * (is_real - 1)\n"
+                 "constraint u:c:z_bit every: z * (z - 1)\nconstraint u:c:b every: b - 3 * a - z\n" +
+                 "bus u:b:in receive as (a) mult is_real\n```\n"}};
+    auto r = spec::air::load_spec(files);
+    if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
+    return std::move(*r.spec);
+  };
+  auto o = generous();
+  o.interacting = true, o.by_columns = true;
+  const auto loose = air_solve::unique(spec_with("column inv main field \"i\"\nconstraint u:c:z_zero every: a * z\n"
+                                                 "constraint u:c:z_inv every: is_real * (a * inv - 1 + z)\n"),
+                                       "u", o);
+  ASSERT_EQ(loose.verdict, Verdict::kAttack) << air_solve::format(loose);
+  EXPECT_NE(loose.place.find("free alone: inv"), std::string::npos) << loose.place;
+  auto value = [](const std::vector<air_solve::Assignment>& row, const std::string& col) {
+    for (const auto& a : row)
+      if (a.column.substr(0, a.column.find('#')) == col) return a.value;
+    return uint64_t{0};
+  };
+  EXPECT_NE(value(loose.first, "inv"), value(loose.second, "inv"));
+  for (const char* col : {"is_real", "a", "z", "b"}) EXPECT_EQ(value(loose.first, col), value(loose.second, col)) << col;
+  const auto tight = air_solve::unique(spec_with("constraint u:c:z_real every: z - is_real\n"), "u", o);
+  EXPECT_EQ(tight.verdict, Verdict::kImplied) << air_solve::format(tight);
+}
+
 // Every `adequacy ID implied` mark in the spec is the solver's: the rest of the table implies the
 // constraint (Air.AdequacyKillRate accepts a survivor only with a mark).
 TEST(AirSolve, EveryImpliedMarkIsProved) {

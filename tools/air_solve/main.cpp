@@ -54,6 +54,10 @@ int main(int argc, char** argv) {
                "ask the uniqueness question only about rows with a nonzero multiplicity on some interaction that is "
                "not a lookup send (padding rows, which nothing reads, are left out)");
   app.add_flag("--only-unique", only_unique, "ask only the per-table uniqueness question");
+  bool by_columns = false;
+  app.add_flag("--by-columns", by_columns,
+               "ask the uniqueness question column by column at once (otherwise only where the whole rows give no "
+               "answer); a column left is asked alone for a second witness that differs only there");
   bool silent = false;
   app.add_flag("--silent-padding", silent,
                "instead of 'implied?', ask of each interaction (of the tables with an is_real column) whether a row "
@@ -210,6 +214,7 @@ int main(int argc, char** argv) {
   options.descent = descent_of;
   options.once = once_of;
   options.interacting = interacting;
+  options.by_columns = by_columns;
   if (verbose) options.progress = [](const std::string& line) { std::fprintf(stderr, "  %s\n", line.c_str()); };
   size_t counts[3] = {0, 0, 0};
   bool found = constraint.empty();

@@ -1867,6 +1867,171 @@ Answer row_attack(const spec::air::Spec& spec, const std::string& table, const s
   return witness_attack(spec, t, target, h, options, answer);
 }
 
+namespace {
+
+// The uniqueness question column by column, for a place whose whole question has no answer: the
+// same two rows x and y (with the shared previous and next rows where the place has them), the
+// same multiplicities, tuples and interacting premise, but each question states only the
+// constraints and interactions that name one column c (on both rows, and the transitions and
+// first- or last-row constraints of the place that name it), with the columns already shown
+// equal stated equal, and asks whether x and y can differ in c. Unsatisfiable: c is equal too.
+// Rounds go on while one adds a column; then the columns left are asked with every constraint
+// and interaction that names any of them. By induction every column found is equal wherever
+// the whole question's premises hold (each question assumes a part of them), so all columns
+// found means unique. With `real`, both rows have is_real = 1: the question is about interacting
+// rows, and padding_silent showed that a row with is_real = 0 (a bit) interacts with nothing.
+// A column left is then asked alone with every item, the other columns equal: satisfiable is a
+// second witness that differs only there (a free column). Empty left and free: unique.
+struct Steps {
+  std::vector<std::string> left;  // not shown equal, and no witness found
+  std::vector<std::string> free;  // a second witness differs in this column alone
+  std::vector<Assignment> first, second;  // the witness of free.front()
+};
+Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev, bool has_next, bool real,
+                      const Options& options) {
+  z3::context ctx;
+  Encoder enc(ctx, spec, t, carried_bounds(spec, t.name, nullptr));
+  enc.use_reduced_products();
+  const auto x = enc.row(""), y = enc.row("#2"), prev = enc.row("^"), next = enc.row("'");
+  const std::vector<z3::expr>* nx_x = has_next ? &next : &x;
+  const std::vector<z3::expr>* nx_y = has_next ? &next : &y;
+  auto names_of = [](const Expr& e, std::set<std::string>& out) {
+    spec::air::names(e, [&](const std::string& n, bool) { out.insert(n); });
+  };
+  std::vector<std::set<std::string>> c_cols(t.constraints.size()), b_cols(t.buses.size());
+  for (size_t i = 0; i < t.constraints.size(); ++i) names_of(*t.constraints[i].expr, c_cols[i]);
+  for (size_t j = 0; j < t.buses.size(); ++j) {
+    if (t.buses[j].mult) names_of(*t.buses[j].mult, b_cols[j]);
+    for (const auto& el : t.buses[j].tuple) names_of(*el, b_cols[j]);
+  }
+  // the items: what each constraint says in this place (on x and y), what each interaction does
+  std::vector<z3::expr> c_item, b_item;
+  for (size_t i = 0; i < t.constraints.size(); ++i) {
+    std::vector<bool> one(t.constraints.size(), false);
+    one[i] = true;
+    z3::expr e = ctx.bool_val(true);
+    for (const auto* row : {&x, &y}) {
+      e = e && enc.constraints(Rows::kEvery, nullptr, *row, nullptr, &one);
+      if (has_next) e = e && enc.constraints(Rows::kTransition, nullptr, *row, &next, &one);
+      if (has_prev) e = e && enc.constraints(Rows::kTransition, nullptr, prev, row, &one);
+      if (!has_prev) e = e && enc.constraints(Rows::kFirst, nullptr, *row, has_next ? &next : row, &one);
+      if (!has_next) e = e && enc.constraints(Rows::kLast, nullptr, *row, nullptr, &one);
+    }
+    c_item.push_back(e);
+  }
+  z3::expr interacts = ctx.bool_val(false);
+  for (size_t j = 0; j < t.buses.size(); ++j) {
+    const auto& b = t.buses[j];
+    std::vector<bool> one(t.buses.size(), false);
+    one[j] = true;
+    const z3::expr mx = enc.mult(b, x, nx_x), my = enc.mult(b, y, nx_y);
+    if (!is_lookup(b.bus) || !b.send) interacts = interacts || mx != 0;
+    z3::expr e = mx == my && enc.lookups(x, nx_x, &one) && enc.lookups(y, nx_y, &one);
+    for (const auto& el : b.tuple)
+      e = e && z3::implies(mx != 0, enc.reduced(enc.term(*el, x, nx_x)) == enc.reduced(enc.term(*el, y, nx_y)));
+    b_item.push_back(e);
+  }
+  z3::solver s(ctx);
+  z3::params params(ctx);
+  params.set("timeout", std::min(options.timeout_ms, 2000u));
+  s.set(params);
+  s.add(enc.domain());
+  if (options.interacting) s.add(interacts);
+  if (real) {  // an interacting row is real (padding_silent)
+    const size_t c = static_cast<size_t>(t.column_index("is_real"));
+    s.add(x[c] == 1 && y[c] == 1);
+  }
+  std::set<std::string> left;
+  for (size_t c = 0; c < t.columns.size(); ++c) {
+    if (t.columns[c].kind == spec::air::ColumnKind::kPreprocessed) s.add(x[c] == y[c]);
+    else left.insert(t.columns[c].name);
+  }
+  // One question: may x and y differ in a column of `cols`, given the items that name one of them?
+  auto differ = [&](const std::set<std::string>& cols) {
+    auto touches = [&](const std::set<std::string>& a) {
+      return std::any_of(a.begin(), a.end(), [&](const std::string& n) { return cols.count(n) > 0; });
+    };
+    s.push();
+    for (size_t i = 0; i < c_item.size(); ++i)
+      if (touches(c_cols[i])) s.add(c_item[i]);
+    for (size_t j = 0; j < b_item.size(); ++j)
+      if (touches(b_cols[j])) s.add(b_item[j]);
+    z3::expr d = ctx.bool_val(false);
+    for (const auto& n : cols) {
+      const size_t c = static_cast<size_t>(t.column_index(n));
+      d = d || x[c] != y[c];
+    }
+    s.add(d);
+    const z3::check_result r = s.check();
+    s.pop();
+    return r;
+  };
+  auto settle = [&](const std::string& n) {
+    const size_t c = static_cast<size_t>(t.column_index(n));
+    s.add(x[c] == y[c]);
+    left.erase(n);
+  };
+  for (bool progress = true; progress && !left.empty();) {
+    progress = false;
+    for (const auto& n : std::vector<std::string>(left.begin(), left.end()))
+      if (differ({n}) == z3::unsat) settle(n), progress = true;
+    // then the columns left that one constraint names together (limbs of one value, a flag and
+    // its inverse witness, a one-hot group of flags), at most eight at a time
+    for (size_t i = 0; i < t.constraints.size() && !progress; ++i) {
+      std::set<std::string> together;
+      for (const auto& n : c_cols[i])
+        if (left.count(n)) together.insert(n);
+      if (together.size() < 2 || together.size() > 8 || differ(together) != z3::unsat) continue;
+      for (const auto& n : together) settle(n);
+      progress = true;
+    }
+    if (!progress && !left.empty() && differ(left) == z3::unsat) left.clear();  // the rest together
+    if (options.progress) {
+      std::string names;
+      for (const auto& n : left) names += " " + n;
+      options.progress(t.name + ": " + std::to_string(left.size()) + " columns left" + (left.size() <= 40 ? ":" + names : ""));
+    }
+  }
+  Steps out;
+  if (left.size() > 30) {  // too many to ask one by one
+    out.left.assign(left.begin(), left.end());
+    return out;
+  }
+  for (const auto& n : left) {  // free alone?
+    s.push();
+    for (const auto& e : c_item) s.add(e);
+    for (const auto& e : b_item) s.add(e);
+    for (size_t c = 0; c < t.columns.size(); ++c)
+      if (t.columns[c].name != n) s.add(x[c] == y[c]);
+    const size_t c = static_cast<size_t>(t.column_index(n));
+    s.add(x[c] != y[c]);
+    // small values first (below 2^20, a witness search the solver settles fast), then any
+    s.push();
+    for (size_t k = 0; k < t.columns.size(); ++k) s.add(x[k] < (1 << 20) && y[k] < (1 << 20));
+    params.set("timeout", std::min(options.timeout_ms / 4 + 1, 2000u));
+    s.set(params);
+    z3::check_result r = s.check();
+    const bool small = r == z3::sat;
+    if (!small) {
+      s.pop();
+      params.set("timeout", options.timeout_ms);
+      s.set(params);
+      r = s.check();
+    }
+    if (r == z3::sat) {
+      if (out.free.empty()) collect(s.get_model(), x, out.first), collect(s.get_model(), y, out.second);
+      out.free.push_back(n);
+    } else {
+      out.left.push_back(n);
+    }
+    if (small) s.pop();
+    s.pop();
+  }
+  return out;
+}
+
+}  // namespace
+
 Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const Options& options) {
   const Table& t = find_table(spec, table);
   Timer timer;
@@ -1885,6 +2050,7 @@ Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const O
     const char* name;
     bool prev, next;
   };
+  std::optional<bool> real;  // asked once, when a place needs it
   for (const Place& pl : {Place{"an interior row", true, true}, Place{"the first row", false, true},
                           Place{"the last row", true, false}, Place{"a one-row table", false, false}}) {
     z3::context ctx;
@@ -1924,7 +2090,7 @@ Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const O
       else differs = differs || x[c] != y[c];
     }
     s.add(differs);
-    const z3::check_result res = s.check();
+    const z3::check_result res = options.by_columns ? z3::unknown : s.check();
     if (res == z3::unsat) continue;
     if (res == z3::sat) {
       u.verdict = Verdict::kAttack;
@@ -1934,8 +2100,28 @@ Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const O
       collect(m, y, u.second);
       break;
     }
+    // no answer for the whole rows: column by column
+    if (!real) {
+      real = options.interacting && t.column_index("is_real") >= 0 && TableFacts{t, nullptr}.is_bit("is_real");
+      for (const auto& a : real ? padding_silent(spec, table, options) : std::vector<Answer>{})
+        real = *real && a.verdict == Verdict::kImplied;
+    }
+    const Steps st = unique_by_steps(spec, t, pl.prev, pl.next, *real, options);
+    auto list = [](const std::vector<std::string>& v) {
+      std::string o;
+      for (const auto& n : v) o += (o.empty() ? "" : " ") + n;
+      return o;
+    };
+    if (!st.free.empty()) {
+      u.verdict = Verdict::kAttack;
+      u.place = std::string(pl.name) + "; free alone: " + list(st.free) + (st.left.empty() ? "" : "; not shown: " + list(st.left));
+      u.first = st.first, u.second = st.second;
+      break;
+    }
+    if (st.left.empty()) continue;
     u.verdict = Verdict::kUnknown;
-    u.place = pl.name;
+    u.place = std::string(pl.name) + "; by columns, not shown: " + list(st.left);
+    break;
   }
   u.seconds = timer.seconds();
   return u;

@@ -73,6 +73,11 @@ struct Options {
   // send (byte, range16, ...) has a nonzero multiplicity there (a row with none, such as a padding
   // row, is read by nothing, and its columns need not be determined)
   bool interacting = false;
+  // the uniqueness question column by column at once (solve.cpp, unique_by_steps), which it
+  // otherwise asks only where the whole rows give no answer: each column from the constraints and
+  // interactions that name it, given those shown equal; columns left are asked alone for a
+  // second witness that differs only there
+  bool by_columns = false;
 };
 
 // Is constraint `id` of `table` implied by the table's other constraints (see above)?
