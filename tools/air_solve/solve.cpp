@@ -1191,7 +1191,8 @@ using Claim = std::function<z3::expr(const Encoder&, const std::vector<z3::expr>
 // is empty for kOne). Unsatisfiable: no rows of t where those hold satisfy the claim.
 z3::check_result rows_question(const spec::air::Spec& spec, const Table& t, const std::string* skip, const Carried& carried,
                                const std::vector<std::string>& ids, unsigned timeout_ms, Shape shape, const Claim& claim,
-                               const std::set<std::string>& proved_bits = {}, std::vector<Assignment>* model = nullptr) {
+                               const std::set<std::string>& proved_bits = {}, std::vector<Assignment>* model = nullptr,
+                               bool bounds = true) {
   auto [c, b] = ids.empty() ? std::make_pair(std::vector<bool>(t.constraints.size(), true), std::vector<bool>(t.buses.size(), true))
                             : certificate(t, ids, skip, {});
   std::vector<bool> alone = b;  // the interactions a row without its next row can read
@@ -1224,7 +1225,8 @@ z3::check_result rows_question(const spec::air::Spec& spec, const Table& t, cons
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     solver.add(enc.constraints(Rows::kEvery, skip, r, nullptr, &c));
-    solver.add(shape == Shape::kNext && i == 0 ? enc.lookups(r, &rows[1], &b, skip) : enc.lookups(r, nullptr, &alone, skip));
+    if (bounds)  // without: no interaction's bounds (a question that bounds rest on)
+      solver.add(shape == Shape::kNext && i == 0 ? enc.lookups(r, &rows[1], &b, skip) : enc.lookups(r, nullptr, &alone, skip));
     domain = domain && enc.definitions_hold(r);
     for (const auto& bit : bits) {
       const z3::expr& x = r[static_cast<size_t>(t.column_index(bit))];
@@ -1393,7 +1395,7 @@ Answer once_implied(const spec::air::Spec& spec, const std::string& table, const
   // name a column of the interactions `near` (with them and the interactions on those columns
   // alone) for a quarter of the time bound, at most 2 s: what a subset rules out, the table does.
   auto ask = [&](const Table& u, const std::string& what, Shape shape, const Claim& claim,
-                 std::vector<const spec::air::BusInteraction*> near = {}) {
+                 std::vector<const spec::air::BusInteraction*> near = {}, bool bounds = true) {
     asked.insert(u.name);
     const std::string* skip = u.name == table ? &id : nullptr;
     const auto it = ids.find(u.name);
@@ -1411,13 +1413,14 @@ Answer once_implied(const spec::air::Spec& spec, const std::string& table, const
         if (touches && (!skip || c.id != *skip)) subset.push_back(c.id);
       }
       const z3::check_result res =
-          rows_question(spec, u, skip, carried, subset, std::min(options.timeout_ms / 4 + 1, 2000u), shape, claim, proved_bits[u.name]);
+          rows_question(spec, u, skip, carried, subset, std::min(options.timeout_ms / 4 + 1, 2000u), shape, claim, proved_bits[u.name],
+                        nullptr, bounds);
       if (options.progress) options.progress(what + " (the " + std::to_string(subset.size()) + " nearest items): " + check_name(res));
       if (res == z3::unsat) return last = check_name(res), true;
     }
     const z3::check_result res = rows_question(spec, u, skip, carried,
                                                it == ids.end() ? std::vector<std::string>{} : it->second, options.timeout_ms,
-                                               shape, claim, proved_bits[u.name]);
+                                               shape, claim, proved_bits[u.name], nullptr, bounds);
     last = res == z3::sat ? "rows satisfy it" : check_name(res);
     if (options.progress) options.progress(what + ": " + check_name(res));
     return res == z3::unsat;
@@ -1461,6 +1464,14 @@ Answer once_implied(const spec::air::Spec& spec, const std::string& table, const
     return "";
   };
 
+  auto names_next = [](const spec::air::BusInteraction& b) {
+    bool next = false;
+    auto look = [&](const Expr& e) { spec::air::names(e, [&](const std::string&, bool n) { next = next || n; }); };
+    if (b.mult) look(*b.mult);
+    for (const auto& el : b.tuple) look(*el);
+    return next;
+  };
+  if (names_next(*in)) return fail(o.receive + " names the next row");
   // Sends: at most one interaction, ordered by all its fields
   const spec::air::BusInteraction* send = nullptr;
   const Table* sender = nullptr;
@@ -1471,6 +1482,7 @@ Answer once_implied(const spec::air::Spec& spec, const std::string& table, const
       if (send) return fail("the " + b.bus + " bus has two sends, " + send->id + " and " + b.id);
       send = &b, sender = &u;
     }
+  if (send && names_next(*send)) return fail("sends: " + send->id + " names the next row");
   if (send)
     if (const std::string why = ordered(*sender, *send, send->tuple.size()); !why.empty()) return fail("sends: " + why);
 
@@ -1499,6 +1511,7 @@ Answer once_implied(const spec::air::Spec& spec, const std::string& table, const
     for (const auto& [ri, si] : pairs_of(t, *bus)) {
       const auto& p_in = t.buses[ri];
       const auto& p_out = t.buses[si];
+      if (names_next(p_in) || names_next(p_out)) continue;  // a one-row question cannot read it
       if (!ask(t, "R1: " + o.receive + " active only where " + p_in.id + " and " + p_out.id + " have multiplicity 1", Shape::kOne,
                [&](const Encoder& enc, const std::vector<z3::expr>& r, const std::vector<z3::expr>&) {
                  return enc.mult(*in, r, nullptr) != 0 && enc.mult(p_in, r, nullptr) != 1;
@@ -1522,6 +1535,8 @@ Answer once_implied(const spec::air::Spec& spec, const std::string& table, const
   // most); few enough pairs; at most one send in no pair, ordered by its key. A receive in no
   // pair asks nothing: it only ends a chain.
   double nodes = 0;  // pairs per row, summed over the tables (each at most 2^24 rows)
+  double total = 0;  // the bus's multiplicities per row: their sum stays below p (LogUp as integers)
+  std::set<std::pair<size_t, size_t>> proved_pairs;  // the table's pairs that P showed
   const spec::air::BusInteraction* source = nullptr;
   const Table* source_table = nullptr;
   std::function<double(const Expr&)> count = [&](const Expr& e) -> double {
@@ -1535,6 +1550,7 @@ Answer once_implied(const spec::air::Spec& spec, const std::string& table, const
     for (size_t i = 0; i < u.buses.size(); ++i) {
       const auto& b = u.buses[i];
       if (b.bus != chain_bus) continue;
+      if (names_next(b)) return fail("the " + chain_bus + " bus: " + b.id + " names the next row");
       if (!b.mult || f.nonnegative(*b.mult)) {
         bound[i] = b.mult ? count(*b.mult) : 1;
         continue;
@@ -1545,7 +1561,8 @@ Answer once_implied(const spec::air::Spec& spec, const std::string& table, const
                [&](const Encoder& enc, const std::vector<z3::expr>& r, const std::vector<z3::expr>&) {
                  const z3::expr m = enc.mult(b, r, nullptr);
                  return m != 0 && m != 1;
-               }))
+               },
+               {}, false))  // no lookup's bound: those rest on non-negative multiplicities, which N shows
         return fail("the " + chain_bus + " bus: the multiplicity of " + b.id + " is not shown to be a non-negative integer");
       proved_bits[u.name].insert(spec::air::to_string(*b.mult));  // so the lookups under it bound their values
     }
@@ -1563,9 +1580,11 @@ Answer once_implied(const spec::air::Spec& spec, const std::string& table, const
                {&p_in, &p_out}))
         continue;  // not a pair: a send in no pair is a source (asked below), a receive an end
       in_pair.insert(ri), in_pair.insert(si);
+      if (u.name == table) proved_pairs.emplace(ri, si);
       nodes += bound[ri];
     }
-    if (u.name == table && !(in_pair.count(chosen.first) && in_pair.count(chosen.second)))
+    for (const auto& [i, k] : bound) total += k;
+    if (u.name == table && !proved_pairs.count(chosen))
       return fail("the " + chain_bus + " bus: " + t.buses[chosen.first].id + " and " + t.buses[chosen.second].id +
                   " are not shown to order their tokens (P)");
     for (size_t i = 0; i < u.buses.size(); ++i) {
@@ -1575,6 +1594,8 @@ Answer once_implied(const spec::air::Spec& spec, const std::string& table, const
       source = &b, source_table = &u;
     }
   }
+  if (total * std::ldexp(1.0, static_cast<int>(spec::kMaxLogHeight)) >= kPDouble)
+    return fail("the " + chain_bus + " bus's multiplicities may add up to p");
   if (nodes * std::ldexp(1.0, static_cast<int>(spec::kMaxLogHeight) + 32) >= kPDouble)
     return fail("the " + chain_bus + " bus has too many token pairs for its timestamps not to wrap around p");
   if (source)
