@@ -194,10 +194,10 @@ class Loader {
           continue;
         }
         if (table) error(at, "a second table in one file");
-        spec_.tables.push_back(Table{name, f.name, {}, {}, {}, {}, {}, std::nullopt, {}});
+        spec_.tables.push_back(Table{name, f.name, {}, {}, {}, {}, {}, std::nullopt, {}, {}});
         table = &spec_.tables.back();
       } else if (kw == "column" || kw == "constraint" || kw == "bus" || kw == "assume" || kw == "padding" ||
-                 kw == "adequacy") {
+                 kw == "adequacy" || kw == "free") {
         if (!table) {
           error(at, "'" + kw + "' before any 'table'");
           continue;
@@ -207,9 +207,10 @@ class Loader {
         else if (kw == "bus") parse_bus(*table, l, at);
         else if (kw == "padding") parse_padding(*table, l, at);
         else if (kw == "adequacy") parse_adequacy(*table, l, at);
+        else if (kw == "free") parse_free(*table, l, at);
         else parse_assume(*table, l, at);
       } else {
-        error(at, "unknown statement '" + kw + "' (expected max_degree, public, busdef, table, column, constraint, bus, assume, padding, adequacy)");
+        error(at, "unknown statement '" + kw + "' (expected max_degree, public, busdef, table, column, constraint, bus, assume, padding, adequacy, free)");
       }
     }
     if (in_block) error({f.name, line_no}, "unterminated ```zkrv block");
@@ -433,6 +434,22 @@ class Loader {
     t.adequacy.push_back(std::move(a));
   }
 
+  void parse_free(Table& t, Line& l, const Location& at) {
+    FreeMark m;
+    m.column = l.token();
+    m.at = at;
+    if (m.column.empty() || l.word() != "unless" || l.done())
+      return error(at, "expected: free <column> unless <expression>");
+    const int c = t.column_index(m.column);
+    if (c < 0 || t.columns[static_cast<size_t>(c)].kind != ColumnKind::kMain)
+      return error(at, "free: '" + m.column + "' is not a main column of table " + t.name + " declared above");
+    for (const auto& f : t.free)
+      if (f.column == m.column) return error(at, "free: '" + m.column + "' marked twice");
+    m.unless = expr(l.rest(), at, "free " + m.column);
+    if (!m.unless) return;
+    t.free.push_back(std::move(m));
+  }
+
   // Names resolve to this table's columns or to public values (turned into kPublic nodes).
   void resolve(Expr& e, const Table& t, bool allow_next, const std::string& id, const Location& at) {
     if (e.op == Expr::Op::kColumn || e.op == Expr::Op::kNext) {
@@ -474,6 +491,7 @@ class Loader {
         if (degree(*c.expr) > spec_.max_degree)
           error(c.at, c.id + ": degree " + std::to_string(degree(*c.expr)) + " exceeds max_degree " + std::to_string(spec_.max_degree));
       }
+      for (auto& m : t.free) resolve(*m.unless, t, true, "free " + m.column, m.at);
       for (auto& b : t.buses) {
         const BusDecl* d = spec_.bus(b.bus);
         if (!d) {

@@ -100,6 +100,15 @@ struct AdequacyMark {
   std::string text;
   Location at;
 };
+// `free <column> unless <expression>`: the table's rows are determined by their interactions but
+// for this column where the expression (of the row, or of the next row) is 0, where nothing reads
+// it (an inverse witness where it is not used, say). zkrv-air-solve's uniqueness question asks
+// the column only where the expression is not 0, and every other column without it.
+struct FreeMark {
+  std::string column;
+  std::unique_ptr<Expr> unless;
+  Location at;
+};
 struct Table {
   std::string name;
   std::string file;
@@ -110,6 +119,7 @@ struct Table {
   std::vector<std::string> ids;  // every ID in document order
   std::optional<Padding> padding;
   std::vector<AdequacyMark> adequacy;
+  std::vector<FreeMark> free;
   int column_index(const std::string& name) const;
 };
 struct BusField {

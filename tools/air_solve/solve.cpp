@@ -170,20 +170,26 @@ std::vector<std::pair<size_t, size_t>> token_pairs(const Table& t, const TableFa
   return pairs;
 }
 
-// Bounds that a bus carries from one side to the other. On a bus where every interaction of
-// every table has a non-negative integer multiplicity (without `skip` in `table`), LogUp's sum
-// makes the received tuples, counted with multiplicity, the sent ones: a received field is below
-// the largest bound its senders enforce, and a sent field below the largest its receivers
-// enforce. (bus, side of the interaction that may assume it, field) -> bound; only finite ones.
+// Bounds that a bus carries from one side to the other. Where every interaction of one side of a
+// bus, in every table, has a non-negative integer multiplicity (without `skip` in `table`), a
+// tuple that side puts on the bus with a nonzero multiplicity has a nonzero count there (the
+// counts stay below p), and LogUp's balance asks the same count of it from the other side: some
+// interaction of the other side has that tuple with a nonzero multiplicity, whatever the signs
+// of that side's multiplicities. So the side may assume, on each field, the largest bound that
+// the interactions of the other side enforce where their multiplicities are not zero (a lookup
+// into a table of preprocessed columns: the sent tuple is one of the table's rows). (bus, side of
+// the interaction that may assume it, field) -> bound; only finite ones.
 using Carried = std::map<std::tuple<std::string, bool, size_t>, uint64_t>;
 Carried carried_bounds(const spec::air::Spec& spec, const std::string& table, const std::string* skip) {
-  std::map<std::string, bool> usable;
+  std::map<std::string, bool> usable;                 // bus -> every multiplicity on it is non-negative
+  std::map<std::pair<std::string, bool>, bool> counts;  // (bus, send) -> every multiplicity of that side is
   std::map<std::tuple<std::string, bool, size_t>, uint64_t> side;  // (bus, send, field) -> max bound of that side
   for (const auto& t : spec.tables) {
     const TableFacts f{t, t.name == table ? skip : nullptr};
     for (const auto& b : t.buses) {
       auto [it, fresh] = usable.emplace(b.bus, true);
-      if (b.mult && !f.nonnegative(*b.mult)) it->second = false;
+      auto [ct, cfresh] = counts.emplace(std::make_pair(b.bus, b.send), true);
+      if (b.mult && !f.nonnegative(*b.mult)) it->second = false, ct->second = false;
       for (size_t i = 0; i < b.tuple.size(); ++i) {
         const uint64_t k = f.bound(*b.tuple[i], b.mult.get());
         auto [at, first] = side.emplace(std::make_tuple(b.bus, b.send, i), k);
@@ -224,7 +230,8 @@ Carried carried_bounds(const spec::air::Spec& spec, const std::string& table, co
   }
   for (const auto& [key, k] : side) {
     const auto& [bus, send, field] = key;
-    if (!usable[bus] || k == kNoBound) continue;
+    const auto assumer = counts.find(std::make_pair(bus, !send));
+    if (assumer == counts.end() || !assumer->second || k == kNoBound) continue;
     // a bound the senders enforce is the receivers' to assume, and the other way round; a side
     // with no interactions at all carries nothing (the verifier adds those tuples)
     auto [at, fresh] = out.emplace(std::make_tuple(bus, !send, field), k);
@@ -708,15 +715,27 @@ class Encoder {
                                                              const std::vector<z3::expr>* next) const {
     if (witnesses_.empty()) return std::nullopt;
     std::string y;
-    spec::air::names(f, [&](const std::string& n, bool) {
-      if (witnesses_.count(n)) y = n;
+    bool y_next = false;
+    spec::air::names(f, [&](const std::string& n, bool at_next) {
+      if (witnesses_.count(n)) y = n, y_next = at_next;
     });
     if (y.empty()) return std::nullopt;
+    return linear_in(f, y, y_next, local, next);
+  }
+  // f as A y + R over the integers, y the column `y` of the next row (y_next) or of this one, A
+  // and R without it; nullopt where f is not linear in it (a product of two factors that name
+  // it, a power of one).
+  std::optional<std::pair<z3::expr, z3::expr>> linear_in(const Expr& f, const std::string& y, bool y_next,
+                                                         const std::vector<z3::expr>& local,
+                                                         const std::vector<z3::expr>* next) const {
+    auto has_y = [&](const Expr& x) {
+      bool has = false;
+      spec::air::names(x, [&](const std::string& n, bool at_next) { has = has || (n == y && at_next == y_next); });
+      return has;
+    };
     std::function<std::optional<std::pair<z3::expr, z3::expr>>(const Expr&)> lin =
         [&](const Expr& x) -> std::optional<std::pair<z3::expr, z3::expr>> {
-      bool has = false;
-      spec::air::names(x, [&](const std::string& n, bool) { has = has || n == y; });
-      if (!has) return std::make_pair(ctx_.int_val(0), term(x, local, next));
+      if (!has_y(x)) return std::make_pair(ctx_.int_val(0), term(x, local, next));
       switch (x.op) {
         case Expr::Op::kColumn:
         case Expr::Op::kNext: return std::make_pair(ctx_.int_val(1), ctx_.int_val(0));
@@ -733,11 +752,12 @@ class Encoder {
           return std::make_pair(a->first - b->first, a->second - b->second);
         }
         case Expr::Op::kMul: {
-          const int side = lin_side(x, y);
-          if (side < 0) return std::nullopt;
-          auto a = lin(*x.args[static_cast<size_t>(side)]);
+          const bool in0 = has_y(*x.args[0]), in1 = has_y(*x.args[1]);
+          if (in0 && in1) return std::nullopt;
+          const size_t side = in0 ? 0 : 1;
+          auto a = lin(*x.args[side]);
           if (!a) return std::nullopt;
-          const z3::expr other = factor(*x.args[static_cast<size_t>(1 - side)], local, next);
+          const z3::expr other = factor(*x.args[1 - side], local, next);
           return std::make_pair(a->first * other, a->second * other);
         }
         default: return std::nullopt;
@@ -778,13 +798,6 @@ class Encoder {
   std::set<std::string> bit_columns_;
   std::map<std::string, Form> defs_;
   std::set<std::string> proved_bits_;
-
-  // Which side of product x names y (0 or 1); -1 when both do.
-  static int lin_side(const Expr& x, const std::string& y) {
-    bool in[2] = {false, false};
-    for (int k = 0; k < 2; ++k) spec::air::names(*x.args[static_cast<size_t>(k)], [&](const std::string& n, bool) { in[k] = in[k] || n == y; });
-    return in[0] && in[1] ? -1 : in[0] ? 0 : 1;
-  }
 };
 
 const Table& find_table(const spec::air::Spec& spec, const std::string& name) {
@@ -1652,6 +1665,45 @@ bool is_lookup(const std::string& bus) {
   return false;
 }
 
+// How many leading fields of a lookup's tuple are its key (the rest are a function of it: the
+// and8 relation, pow2, the verifier's program and image; segments are keyed by their range,
+// keyed_by_range below); a range check (byte, range16) is all key. 0 for a bus that is not a lookup.
+size_t lookup_key_fields(const std::string& bus) {
+  if (!is_lookup(bus)) return 0;
+  return bus == "and8" ? 2 : 1;
+}
+
+// One interaction of rows x and y in the same place: the same multiplicity, and where it is not 0
+// the same tuple; for a lookup send, the same values where the keys are the same (a range
+// check's value is not fixed by it: another value in range balances as well, with the lookup
+// table's multiplicities recounted).
+// The segment table's entries (start, file_end, end, w; spec/tables/air.md) are the ELF's
+// segments, which do not overlap (isa:elf:overlap, checked when the image is loaded): two
+// entries whose [start, end) meet are the same entry. So a segment lookup is keyed by its range
+// rather than by a field.
+bool keyed_by_range(const spec::air::BusInteraction& b) { return b.send && b.bus == "segment" && b.tuple.size() == 4; }
+
+z3::expr same_interaction(const Encoder& enc, const spec::air::BusInteraction& b, const std::vector<z3::expr>& x,
+                          const std::vector<z3::expr>* nx_x, const std::vector<z3::expr>& y, const std::vector<z3::expr>* nx_y) {
+  const z3::expr mx = enc.mult(b, x, nx_x), my = enc.mult(b, y, nx_y);
+  const size_t keys = b.send ? lookup_key_fields(b.bus) : 0;
+  auto value = [&](size_t i, const std::vector<z3::expr>& r, const std::vector<z3::expr>* nr) {
+    return enc.reduced(enc.term(*b.tuple[i], r, nr));
+  };
+  auto field = [&](size_t i) { return value(i, x, nx_x) == value(i, y, nx_y); };
+  z3::expr when = mx != 0;
+  if (keyed_by_range(b)) {
+    when = when && value(0, x, nx_x) < value(2, y, nx_y) && value(0, y, nx_y) < value(2, x, nx_x);
+    z3::expr same = mx.ctx().bool_val(true);
+    for (size_t i = 0; i < b.tuple.size(); ++i) same = same && field(i);
+    return mx == my && z3::implies(when, same);
+  }
+  for (size_t i = 0; i < keys && i < b.tuple.size(); ++i) when = when && field(i);
+  z3::expr same = mx.ctx().bool_val(true);
+  for (size_t i = keys; i < b.tuple.size(); ++i) same = same && field(i);
+  return mx == my && z3::implies(when, same);
+}
+
 int64_t signed_value(uint64_t v) { return v > kHalfP ? -static_cast<int64_t>(kPValue - v) : static_cast<int64_t>(v); }
 
 // The honest rows around the row to change: prev, row, next (absent: the row is the first or
@@ -1903,6 +1955,63 @@ namespace {
 // rows, and padding_silent showed that a row with is_real = 0 (a bit) interacts with nothing.
 // A column left is then asked alone with every item, the other columns equal: satisfiable is a
 // second witness that differs only there (a free column). Empty left and free: unique.
+// Where a column is asked in the uniqueness question on row x (its next row `next`, nullptr where
+// there is none): everywhere, or where its free mark's expression is not 0; false where that
+// expression names the next row and there is none (free there).
+z3::expr asked_where(const Encoder& enc, const Table& t, const std::string& column, const std::vector<z3::expr>& x,
+                     const std::vector<z3::expr>* next) {
+  z3::context& ctx = x.front().ctx();
+  const auto m = std::find_if(t.free.begin(), t.free.end(), [&](const spec::air::FreeMark& f) { return f.column == column; });
+  if (m == t.free.end()) return ctx.bool_val(true);
+  bool names_next = false;
+  spec::air::names(*m->unless, [&](const std::string&, bool at_next) { names_next = names_next || at_next; });
+  if (names_next && !next) return ctx.bool_val(false);
+  return enc.reduced(enc.term(*m->unless, x, next)) != 0;
+}
+
+// What p's primality gives about two rows x and y in the same place that a constraint e holds
+// on: where they agree on every column of e but v, and e is A v + R in one of its top factors F
+// (A and R without v), A (v_x - v_y) = 0 mod p unless another factor is 0, so v_x = v_y unless
+// A = 0 or another factor is 0 (evaluated on x: the same on y). Integer arithmetic mod p does not
+// find that (an inverse witness x inv = 1 determines inv only through it). One implication per
+// column v of e on the rows' side (x_next: the rows are e's next row, after `local`); (local,
+// next) is x's placement, with y's the same but for the row itself.
+z3::expr same_but_one(const Encoder& enc, const Table& t, const Expr& e, const std::vector<z3::expr>& x,
+                      const std::vector<z3::expr>& y, bool x_next, const std::vector<z3::expr>& local,
+                      const std::vector<z3::expr>* next) {
+  z3::context& ctx = x.front().ctx();
+  std::set<std::string> on_row;
+  spec::air::names(e, [&](const std::string& n, bool at_next) {
+    if (at_next == x_next) on_row.insert(n);
+  });
+  const auto factors = factors_of(e);
+  auto names_v = [&](const Expr& f, const std::string& v) {
+    bool has = false;
+    spec::air::names(f, [&](const std::string& n, bool at_next) { has = has || (n == v && at_next == x_next); });
+    return has;
+  };
+  auto col = [&](const std::string& n) { return static_cast<size_t>(t.column_index(n)); };
+  z3::expr all = ctx.bool_val(true);
+  for (const auto& v : on_row) {
+    if (t.columns[col(v)].kind == spec::air::ColumnKind::kPreprocessed) continue;
+    const Expr* f = nullptr;
+    size_t with_v = 0;
+    for (const Expr* g : factors)
+      if (names_v(*g, v)) f = g, ++with_v;
+    if (with_v != 1) continue;
+    const auto ar = enc.linear_in(*f, v, x_next, local, next);
+    if (!ar) continue;
+    z3::expr same = ctx.bool_val(true);
+    for (const auto& n : on_row)
+      if (n != v) same = same && x[col(n)] == y[col(n)];
+    z3::expr out = enc.reduced(ar->first) == 0 || x[col(v)] == y[col(v)];
+    for (const Expr* g : factors)
+      if (g != f) out = out || enc.reduced(enc.term(*g, local, next)) == 0;
+    all = all && z3::implies(same, out);
+  }
+  return all;
+}
+
 struct Steps {
   std::vector<std::string> left;  // not shown equal, and no witness found
   std::vector<std::string> free;  // a second witness differs in this column alone
@@ -1913,7 +2022,19 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
   z3::context ctx;
   Encoder enc(ctx, spec, t, carried_bounds(spec, t.name, nullptr));
   enc.use_reduced_products();
+  // the bit columns are bits on every row (their constraints hold on each): a product with a
+  // bit factor is then stated as a gated copy of the other factor, linear in it
+  std::set<std::string> bits;
+  for (const auto& col : t.columns)
+    if (TableFacts{t, nullptr}.is_bit(col.name)) bits.insert(col.name);
+  enc.use_ranges(bits);
   const auto x = enc.row(""), y = enc.row("#2"), prev = enc.row("^"), next = enc.row("'");
+  z3::expr bit_rows = ctx.bool_val(true);
+  for (const auto* r : {&x, &y, &prev, &next})
+    for (const auto& b : bits) {
+      const z3::expr& v = (*r)[static_cast<size_t>(t.column_index(b))];
+      bit_rows = bit_rows && (v == 0 || v == 1);
+    }
   const std::vector<z3::expr>* nx_x = has_next ? &next : &x;
   const std::vector<z3::expr>* nx_y = has_next ? &next : &y;
   auto names_of = [](const Expr& e, std::set<std::string>& out) {
@@ -1928,6 +2049,7 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
   // the items: what each constraint says in this place (on x and y), what each interaction does
   std::vector<z3::expr> c_item, b_item;
   for (size_t i = 0; i < t.constraints.size(); ++i) {
+    const auto& c = t.constraints[i];
     std::vector<bool> one(t.constraints.size(), false);
     one[i] = true;
     z3::expr e = ctx.bool_val(true);
@@ -1938,6 +2060,20 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
       if (!has_prev) e = e && enc.constraints(Rows::kFirst, nullptr, *row, has_next ? &next : row, &one);
       if (!has_next) e = e && enc.constraints(Rows::kLast, nullptr, *row, nullptr, &one);
     }
+    // and where it applies, what primality gives (same_but_one)
+    switch (c.rows) {
+      case Rows::kEvery: e = e && same_but_one(enc, t, *c.expr, x, y, false, x, nullptr); break;
+      case Rows::kTransition:
+        if (has_next) e = e && same_but_one(enc, t, *c.expr, x, y, false, x, &next);
+        if (has_prev) e = e && same_but_one(enc, t, *c.expr, x, y, true, prev, &x);
+        break;
+      case Rows::kFirst:
+        if (!has_prev && has_next) e = e && same_but_one(enc, t, *c.expr, x, y, false, x, &next);
+        break;  // a one-row table's next row is the row itself: left out
+      case Rows::kLast:
+        if (!has_next) e = e && same_but_one(enc, t, *c.expr, x, y, false, x, nullptr);
+        break;
+    }
     c_item.push_back(e);
   }
   z3::expr interacts = ctx.bool_val(false);
@@ -1945,18 +2081,15 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
     const auto& b = t.buses[j];
     std::vector<bool> one(t.buses.size(), false);
     one[j] = true;
-    const z3::expr mx = enc.mult(b, x, nx_x), my = enc.mult(b, y, nx_y);
+    const z3::expr mx = enc.mult(b, x, nx_x);
     if (!is_lookup(b.bus) || !b.send) interacts = interacts || mx != 0;
-    z3::expr e = mx == my && enc.lookups(x, nx_x, &one) && enc.lookups(y, nx_y, &one);
-    for (const auto& el : b.tuple)
-      e = e && z3::implies(mx != 0, enc.reduced(enc.term(*el, x, nx_x)) == enc.reduced(enc.term(*el, y, nx_y)));
-    b_item.push_back(e);
+    b_item.push_back(same_interaction(enc, b, x, nx_x, y, nx_y) && enc.lookups(x, nx_x, &one) && enc.lookups(y, nx_y, &one));
   }
   z3::solver s(ctx);
   z3::params params(ctx);
   params.set("timeout", std::min(options.timeout_ms, 2000u));
   s.set(params);
-  s.add(enc.domain());
+  s.add(enc.domain() && bit_rows);
   if (options.interacting) s.add(interacts);
   if (real) {  // an interacting row is real (padding_silent)
     const size_t c = static_cast<size_t>(t.column_index("is_real"));
@@ -1967,45 +2100,88 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
     if (t.columns[c].kind == spec::air::ColumnKind::kPreprocessed) s.add(x[c] == y[c]);
     else left.insert(t.columns[c].name);
   }
-  // One question: may x and y differ in a column of `cols`, given the items that name one of them?
-  auto differ = [&](const std::set<std::string>& cols) {
+  // One question: may x and y differ in a column of `cols`, given the items that name one of them
+  // (wide: and the items that name a column left that those name, and so on: what the columns
+  // not yet shown equal connect)?
+  // (narrow: only the items whose columns left are all in `cols`)
+  enum Reach { kNarrow, kTouch, kWide };
+  auto differ = [&](const std::set<std::string>& cols, Reach how = kTouch) {
+    const bool wide = how == kWide;
+    std::set<std::string> reach = cols;
     auto touches = [&](const std::set<std::string>& a) {
-      return std::any_of(a.begin(), a.end(), [&](const std::string& n) { return cols.count(n) > 0; });
+      const bool hit = std::any_of(a.begin(), a.end(), [&](const std::string& n) { return reach.count(n) > 0; });
+      return hit && (how != kNarrow ||
+                     std::all_of(a.begin(), a.end(), [&](const std::string& n) { return !left.count(n) || cols.count(n); }));
     };
+    std::vector<bool> c_in(c_item.size(), false), b_in(b_item.size(), false);
+    for (bool grew = true; grew;) {
+      grew = false;
+      auto take = [&](const std::set<std::string>& names, std::vector<bool>& in, size_t k) {
+        if (in[k] || !touches(names)) return;
+        in[k] = true;
+        for (const auto& n : names)
+          if (wide && left.count(n) && reach.insert(n).second) grew = true;
+      };
+      for (size_t i = 0; i < c_item.size(); ++i) take(c_cols[i], c_in, i);
+      for (size_t j = 0; j < b_item.size(); ++j) take(b_cols[j], b_in, j);
+    }
     s.push();
     for (size_t i = 0; i < c_item.size(); ++i)
-      if (touches(c_cols[i])) s.add(c_item[i]);
+      if (c_in[i]) s.add(c_item[i]);
     for (size_t j = 0; j < b_item.size(); ++j)
-      if (touches(b_cols[j])) s.add(b_item[j]);
+      if (b_in[j]) s.add(b_item[j]);
     z3::expr d = ctx.bool_val(false);
     for (const auto& n : cols) {
       const size_t c = static_cast<size_t>(t.column_index(n));
-      d = d || x[c] != y[c];
+      d = d || (x[c] != y[c] && asked_where(enc, t, n, x, has_next ? &next : nullptr));
     }
     s.add(d);
+    // a single column at most 2 s (there are many); a group, the whole bound
+    params.set("timeout", cols.size() == 1 && how != kWide ? std::min(options.timeout_ms, 2000u) : options.timeout_ms);
+    s.set(params);
     const z3::check_result r = s.check();
     s.pop();
     return r;
   };
   auto settle = [&](const std::string& n) {
     const size_t c = static_cast<size_t>(t.column_index(n));
-    s.add(x[c] == y[c]);
+    s.add(z3::implies(asked_where(enc, t, n, x, has_next ? &next : nullptr), x[c] == y[c]));
     left.erase(n);
+  };
+  // a column is asked again only when a column that shares an item with it has been shown equal
+  std::map<std::string, std::set<std::string>> near;
+  for (const auto* items : {&c_cols, &b_cols})
+    for (const auto& names : *items)
+      for (const auto& a : names)
+        for (const auto& b : names) near[a].insert(b);
+  std::set<std::string> dirty = left;
+  auto settled = [&](const std::string& n) {
+    settle(n);
+    for (const auto& m : near[n])
+      if (left.count(m)) dirty.insert(m);
   };
   for (bool progress = true; progress && !left.empty();) {
     progress = false;
-    for (const auto& n : std::vector<std::string>(left.begin(), left.end()))
-      if (differ({n}) == z3::unsat) settle(n), progress = true;
-    // then the columns left that one constraint names together (limbs of one value, a flag and
-    // its inverse witness, a one-hot group of flags), at most eight at a time
-    for (size_t i = 0; i < t.constraints.size() && !progress; ++i) {
-      std::set<std::string> together;
-      for (const auto& n : c_cols[i])
-        if (left.count(n)) together.insert(n);
-      if (together.size() < 2 || together.size() > 8 || differ(together) != z3::unsat) continue;
-      for (const auto& n : together) settle(n);
-      progress = true;
+    while (!dirty.empty()) {
+      const std::string n = *dirty.begin();
+      dirty.erase(dirty.begin());
+      if (left.count(n) && differ({n}) == z3::unsat) settled(n), progress = true;
     }
+    // then the columns left that one constraint names together (limbs of one value, a flag and
+    // its inverse witness, a one-hot group of flags), at most sixteen at a time: with the items
+    // that name them, then with what the columns left connect
+    std::set<std::set<std::string>> asked[3];  // each group once per pass
+    for (const Reach how : {kNarrow, kTouch, kWide})
+      for (size_t i = 0; i < t.constraints.size() && !progress; ++i) {
+        std::set<std::string> together;
+        for (const auto& n : c_cols[i])
+          if (left.count(n)) together.insert(n);
+        if (together.size() < (how == kWide ? 1 : 2) || together.size() > 16) continue;
+        if (!asked[how].insert(together).second) continue;
+        if (differ(together, how) != z3::unsat) continue;
+        for (const auto& n : together) settled(n);
+        progress = true;
+      }
     if (!progress && !left.empty() && differ(left) == z3::unsat) left.clear();  // the rest together
     if (options.progress) {
       std::string names;
@@ -2025,7 +2201,7 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
     for (size_t c = 0; c < t.columns.size(); ++c)
       if (t.columns[c].name != n) s.add(x[c] == y[c]);
     const size_t c = static_cast<size_t>(t.column_index(n));
-    s.add(x[c] != y[c]);
+    s.add(x[c] != y[c] && asked_where(enc, t, n, x, has_next ? &next : nullptr));
     // small values first (below 2^20, a witness search the solver settles fast), then any
     s.push();
     for (size_t k = 0; k < t.columns.size(); ++k) s.add(x[k] < (1 << 20) && y[k] < (1 << 20));
@@ -2056,7 +2232,8 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
 Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const Options& options) {
   const Table& t = find_table(spec, table);
   Timer timer;
-  Uniqueness u{table, Verdict::kImplied, 0, {}, {}, {}};
+  Uniqueness u{table, Verdict::kImplied, 0, {}, {}, {}, {}};
+  for (const auto& m : t.free) u.but += (u.but.empty() ? "" : "; ") + m.column + " unless " + spec::air::to_string(*m.unless);
   if (options.interacting &&
       std::none_of(t.buses.begin(), t.buses.end(), [](const spec::air::BusInteraction& b) { return !is_lookup(b.bus) || !b.send; })) {
     u.verdict = Verdict::kUnknown;  // no row interacts: "unique" would say nothing
@@ -2097,18 +2274,15 @@ Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const O
     const std::vector<z3::expr>* nx_y = pl.next ? &next : &y;
     z3::expr interacts = ctx.bool_val(false);
     for (const auto& b : t.buses) {
-      const z3::expr mx = enc.mult(b, x, nx_x), my = enc.mult(b, y, nx_y);
-      if (!is_lookup(b.bus) || !b.send) interacts = interacts || mx != 0;
-      s.add(mx == my);
-      for (const auto& el : b.tuple)
-        s.add(z3::implies(mx != 0, enc.reduced(enc.term(*el, x, nx_x)) == enc.reduced(enc.term(*el, y, nx_y))));
+      if (!is_lookup(b.bus) || !b.send) interacts = interacts || enc.mult(b, x, nx_x) != 0;
+      s.add(same_interaction(enc, b, x, nx_x, y, nx_y));
     }
     if (options.interacting) s.add(interacts);
     // preprocessed columns are the verifier's: the same in both; a main column may differ
     z3::expr differs = ctx.bool_val(false);
     for (size_t c = 0; c < x.size(); ++c) {
       if (t.columns[c].kind == spec::air::ColumnKind::kPreprocessed) s.add(x[c] == y[c]);
-      else differs = differs || x[c] != y[c];
+      else differs = differs || (x[c] != y[c] && asked_where(enc, t, t.columns[c].name, x, pl.next ? &next : nullptr));
     }
     s.add(differs);
     const z3::check_result res = options.by_columns ? z3::unknown : s.check();
@@ -2176,6 +2350,7 @@ std::string format(const Uniqueness& u) {
   o.precision(2);
   o << " (" << u.seconds << " s)";
   if (u.verdict != Verdict::kImplied) o << ": " << u.place;
+  else if (!u.but.empty()) o << ": but for " << u.but;
   if (u.verdict == Verdict::kAttack) {
     o << "; row";
     for (const auto& v : u.first) o << ' ' << v.column << '=' << v.shown;

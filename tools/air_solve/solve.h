@@ -173,6 +173,7 @@ struct Uniqueness {
   double seconds = 0;
   std::string place;                      // kAttack, kUnknown: which place of a trace
   std::vector<Assignment> first, second;  // kAttack: two rows that differ
+  std::string but;                        // the table's free marks ("COLUMN unless EXPR; ..."), asked only there
 };
 Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const Options& options);
 
