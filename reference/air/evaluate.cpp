@@ -1646,6 +1646,8 @@ void eval_syscall(const Point<V>& x, Values<V>& s) {
   bit("syscall:c:big_bit", "big");
   // spec: syscall:c:big_inv
   c("syscall:c:big_inv", x("big") * (high * x("biginv") - one));
+  // spec: syscall:c:big_def
+  c("syscall:c:big_def", high * (one - x("big")));
   // spec: syscall:c:p1
   c("syscall:c:p1", x("p1") - real * (nl - f<V>(63)) * (nl - f<V>(64)));
   // spec: syscall:c:p2

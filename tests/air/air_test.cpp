@@ -344,7 +344,7 @@ const AirTrace& div_prog() {
 // Every syscall kind: reads from the input (input "abcdef": 4 bytes, a short read of 2, a read
 // after the end, a read of 0 bytes), a read of a bad fd, writes to fd 1, fd 2 and a bad fd
 // (0x10001, whose low limb is 1), random_u64, both cost scopes, and four unhandled numbers next
-// to handled ones (0x5A003, 0x4A001, 2^32 + 0x5A000, 0x1003F), then the exit. Code at 0x10000, a
+// to handled ones (0x5A003, 0x4A001, 2^32 + 0x5A000, 2^32 + 0x1003F), then the exit. Code at 0x10000, a
 // writable buffer at 0x20000. Executed by the executor.
 const AirTrace& sys_prog() {
   static const AirTrace t = [] {
@@ -392,8 +392,11 @@ const AirTrace& sys_prog() {
         0x00000073,  // ecall #13: 2^32 + 0x5A000 = -ENOSYS
         0x000108b7,  // lui a7, 0x10
         0x03f88893,  // addi a7, a7, 63
+        0x00100293,  // addi x5, x0, 1
+        0x02029293,  // slli x5, x5, 32
+        0x005888b3,  // add a7, a7, x5
         0x00700513,  // addi a0, x0, 7
-        0x00000073,  // ecall #14: 0x1003F = -ENOSYS
+        0x00000073,  // ecall #14: 2^32 + 0x1003F = -ENOSYS
         0x05d00893,  // addi a7, x0, 93
         0x00000513,  // addi a0, x0, 0
         0x00000073,  // ecall (exit 0)
@@ -2633,7 +2636,7 @@ void sys_mutations(std::vector<Mutation>& m) {
       sys_cell(t, padding(t), kind) = 2;
       return true;
     });
-  add("syscall:c:one_kind", "0x1003F with no kind at all: its result is then free (claimed 7)", [](AirTrace& t) {
+  add("syscall:c:one_kind", "2^32 + 0x1003F with no kind at all: its result is then free (claimed 7)", [](AirTrace& t) {
     sys_claim(t, sk::kLowHigh, 7, [](AirTrace& t, size_t k) { sys_cell(t, k, "k_other") = 0; }, true);
     return true;
   });
@@ -2645,7 +2648,7 @@ void sys_mutations(std::vector<Mutation>& m) {
     sys_claim(t, sk::kReadFull, kEbadf, as_kind("k_write"), true);
     return true;
   });
-  add("syscall:c:low_high", "0x1003F (-ENOSYS) claimed as a read of fd 7 (-EBADF): its low limb is 63", [](AirTrace& t) {
+  add("syscall:c:low_high", "2^32 + 0x1003F (-ENOSYS) claimed as a read of fd 7 (-EBADF): its low limb is 63", [](AirTrace& t) {
     sys_claim(t, sk::kLowHigh, kEbadf, as_kind("k_read"), true);
     return true;
   });
@@ -2674,6 +2677,14 @@ void sys_mutations(std::vector<Mutation>& m) {
     sys_claim(t, sk::kReadFull, kEnosys, as_kind("k_other"), true, [](AirTrace& t, size_t k) {
       sys_cell(t, k, "big") = 1, sys_cell(t, k, "ob") = 0, sys_cell(t, k, "pinv") = 0;
     });
+    return true;
+  });
+  // big is [n2 + n3 != 0]: without big_def a high unhandled number could take big = 0 and the
+  // other proof (pinv, the inverse of p4), the same result: a second witness, not a forgery
+  add("syscall:c:big_def", "2^32 + 0x1003F (-ENOSYS) with big = 0 and p4's inverse instead", [](AirTrace& t) {
+    const size_t k = sk::kLowHigh;
+    sys_cell(t, k, "big") = 0, sys_cell(t, k, "biginv") = 0, sys_cell(t, k, "ob") = 1;
+    sys_cell(t, k, "pinv") = Fp::from_u64(sys_cell(t, k, "p4")).inverse().value();
     return true;
   });
   const std::vector<std::pair<const char*, size_t>> chain = {{"p1", sk::kReadFull}, {"p2", sk::kRandom}, {"p3", sk::kScope1}, {"p4", sk::kScope2}};
@@ -3920,7 +3931,6 @@ std::vector<Mutation> all_mutations() {
            {"shift:c:sa31_bit", "shift", {{"sa31", 2}, {"ah", h2}}, ", ah = −131072, as shift:c:sa31 asks"},
            {"shift:c:w_bit", "shift", {{"w", 2}, {"wh", h2}}, ", wh = −131072, as shift:c:w asks"},
            {"shift:c:s5_bit", "shift", {{"s5", 2}, {"m", P - 1}}, ", m = −1, as shift:c:amount_bits asks"},
-           {"syscall:c:big_bit", "syscall", {{"big", 2}, {"n2", 1}, {"biginv", 1}}, ", n2 = biginv = 1, as big_inv asks"},
            // found by zkrv-air-solve --padding
            {"alu:c:s_add_bit", "alu", {{"op", 3}, {"s_add", P - 1}, {"s_sltu", 1}, {"nzinv", 1}}},
            {"alu:c:s_addw_bit", "alu", {{"s_sub", 1}, {"s_addw", P - 2}, {"s_subw", 1}}},
