@@ -603,8 +603,10 @@ TEST(AirSolve, APaddingRowThatSendsIsFound) {
 // Uniqueness column by column. Table u receives (a) where is_real = 1; z = [a = 0] through an
 // inverse witness inv, and b = 3 a + z. b and z follow from a, column by column; inv is free
 // where a = 0 (z = 1), which the question alone shows as a second witness in inv only. With
-// inv gone and z = is_real instead, every column follows (an inverse's uniqueness needs p to be
-// prime, which integer arithmetic mod p does not know: a (x - y) = 0 mod p; not asked here).
+// inv gone and z = is_real instead, every column follows. With the mark `free inv unless 1 - z`
+// inv is asked only where z = 0, where a·inv = 1 pins it (a (x − y) = 0 mod p with a ≠ 0: p is
+// prime, which the column-by-column question states): unique but for the mark. A mark whose
+// expression is wrong (`unless z`: asked exactly where inv is free) leaves the second witness.
 TEST(AirSolve, UniquenessColumnByColumnNamesTheFreeColumn) {
   auto spec_with = [](const std::string& more) {
     std::vector<spec::air::SourceFile> files = {
@@ -634,6 +636,13 @@ TEST(AirSolve, UniquenessColumnByColumnNamesTheFreeColumn) {
   for (const char* col : {"is_real", "a", "z", "b"}) EXPECT_EQ(value(loose.first, col), value(loose.second, col)) << col;
   const auto tight = air_solve::unique(spec_with("constraint u:c:z_real every: z - is_real\n"), "u", o);
   EXPECT_EQ(tight.verdict, Verdict::kImplied) << air_solve::format(tight);
+  const std::string inverse = "column inv main field \"i\"\nconstraint u:c:z_zero every: a * z\n"
+                              "constraint u:c:z_inv every: is_real * (a * inv - 1 + z)\n";
+  const auto marked = air_solve::unique(spec_with(inverse + "free inv unless 1 - z\n"), "u", o);
+  EXPECT_EQ(marked.verdict, Verdict::kImplied) << air_solve::format(marked);
+  EXPECT_NE(air_solve::format(marked).find("but for inv unless"), std::string::npos) << air_solve::format(marked);
+  const auto wrong = air_solve::unique(spec_with(inverse + "free inv unless z\n"), "u", o);
+  EXPECT_EQ(wrong.verdict, Verdict::kAttack) << air_solve::format(wrong);
 }
 
 // Every `adequacy ID implied` mark in the spec is the solver's: the rest of the table implies the

@@ -94,6 +94,11 @@ TEST(AirSpec, ErrorsNameFileLineAndCause) {
        "descent through 't:b:r', which is not a receive of table t declared above with a field 0"},
       {head + "constraint t:c:x every: b\nadequacy t:c:x implied once t:b:r \"why\"\n```\n", 7,
        "once through 't:b:r', which is not a receive of table t declared above"},
+      {head + "free a\n```\n", 6, "expected: free <column> unless <expression>"},
+      {head + "free a if b\n```\n", 6, "expected: free <column> unless <expression>"},
+      {head + "free z unless b\n```\n", 6, "free: 'z' is not a main column of table t declared above"},
+      {head + "free a unless b\nfree a unless 1 - b\n```\n", 7, "free: 'a' marked twice"},
+      {head + "free a unless c\n```\n", 6, "unknown name 'c'"},
       {head + "constraint t:c:x every: a\n", 6, "unterminated ```zkrv block"},
       {"```zkrv\ncolumn a main field \"a\"\n```\n", 2, "before any 'table'"},
   };
@@ -119,6 +124,19 @@ TEST(AirSpec, AnImpliedMarkCarriesItsCertificate) {
   EXPECT_EQ(marks[0].using_ids, (std::vector<std::string>{"t:c:x", "t:c:y"}));
   EXPECT_EQ(marks[0].text, "from either");
   EXPECT_TRUE(marks[1].using_ids.empty());
+}
+
+// A free mark: the column, and the expression where it is asked (which may name the next row).
+TEST(AirSpec, AFreeMarkNamesItsColumnAndWhereItIsAsked) {
+  const std::string air = "```zkrv\nmax_degree 3\n```\n";
+  const std::string t = "```zkrv\ntable t\ncolumn a main field \"a\"\ncolumn b main bit \"b\"\n"
+                        "constraint t:c:b every: b * (b - 1)\nfree a unless b * (1 - b')\n```\n";
+  const auto r = load_spec({{"air.md", air}, {"t.md", t}});
+  ASSERT_TRUE(r.errors.empty()) << r.errors.front().str();
+  const auto& marks = r.spec->table("t")->free;
+  ASSERT_EQ(marks.size(), 1u);
+  EXPECT_EQ(marks[0].column, "a");
+  EXPECT_EQ(to_string(*marks[0].unless), "b * (1 - b')");
 }
 
 // A descent mark: the receive, its field and the threshold, then a certificate that may name
