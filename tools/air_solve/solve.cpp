@@ -257,6 +257,13 @@ std::set<std::string> witness_columns(const Table& t, const spec::air::Constrain
   return out;
 }
 
+// Whether e names column `col` of the next row (at_next) or of this one.
+bool names_column(const Expr& e, const std::string& col, bool at_next) {
+  bool has = false;
+  spec::air::names(e, [&](const std::string& n, bool next) { has = has || (n == col && next == at_next); });
+  return has;
+}
+
 // A leaf of an expression: a constant, a column (this row or the next) or a public value.
 bool is_atom(const Expr& e) {
   return e.op == Expr::Op::kConst || e.op == Expr::Op::kColumn || e.op == Expr::Op::kNext || e.op == Expr::Op::kPublic;
@@ -728,11 +735,7 @@ class Encoder {
   std::optional<std::pair<z3::expr, z3::expr>> linear_in(const Expr& f, const std::string& y, bool y_next,
                                                          const std::vector<z3::expr>& local,
                                                          const std::vector<z3::expr>* next) const {
-    auto has_y = [&](const Expr& x) {
-      bool has = false;
-      spec::air::names(x, [&](const std::string& n, bool at_next) { has = has || (n == y && at_next == y_next); });
-      return has;
-    };
+    auto has_y = [&](const Expr& x) { return names_column(x, y, y_next); };
     std::function<std::optional<std::pair<z3::expr, z3::expr>>(const Expr&)> lin =
         [&](const Expr& x) -> std::optional<std::pair<z3::expr, z3::expr>> {
       if (!has_y(x)) return std::make_pair(ctx_.int_val(0), term(x, local, next));
@@ -1673,31 +1676,27 @@ size_t lookup_key_fields(const std::string& bus) {
   return bus == "and8" ? 2 : 1;
 }
 
-// One interaction of rows x and y in the same place: the same multiplicity, and where it is not 0
-// the same tuple; for a lookup send, the same values where the keys are the same (a range
-// check's value is not fixed by it: another value in range balances as well, with the lookup
-// table's multiplicities recounted).
 // The segment table's entries (start, file_end, end, w; spec/tables/air.md) are the ELF's
 // segments, which do not overlap (isa:elf:overlap, checked when the image is loaded): two
 // entries whose [start, end) meet are the same entry. So a segment lookup is keyed by its range
 // rather than by a field.
 bool keyed_by_range(const spec::air::BusInteraction& b) { return b.send && b.bus == "segment" && b.tuple.size() == 4; }
 
+// One interaction of rows x and y in the same place: the same multiplicity, and where it is not 0
+// the same tuple; for a lookup send, the same values where the keys are the same (a range
+// check's value is not fixed by it: another value in range balances as well, with the lookup
+// table's multiplicities recounted), or for a segment lookup where the ranges meet.
 z3::expr same_interaction(const Encoder& enc, const spec::air::BusInteraction& b, const std::vector<z3::expr>& x,
                           const std::vector<z3::expr>* nx_x, const std::vector<z3::expr>& y, const std::vector<z3::expr>* nx_y) {
   const z3::expr mx = enc.mult(b, x, nx_x), my = enc.mult(b, y, nx_y);
-  const size_t keys = b.send ? lookup_key_fields(b.bus) : 0;
   auto value = [&](size_t i, const std::vector<z3::expr>& r, const std::vector<z3::expr>* nr) {
     return enc.reduced(enc.term(*b.tuple[i], r, nr));
   };
   auto field = [&](size_t i) { return value(i, x, nx_x) == value(i, y, nx_y); };
+  const bool by_range = keyed_by_range(b);
+  const size_t keys = by_range || !b.send ? 0 : lookup_key_fields(b.bus);
   z3::expr when = mx != 0;
-  if (keyed_by_range(b)) {
-    when = when && value(0, x, nx_x) < value(2, y, nx_y) && value(0, y, nx_y) < value(2, x, nx_x);
-    z3::expr same = mx.ctx().bool_val(true);
-    for (size_t i = 0; i < b.tuple.size(); ++i) same = same && field(i);
-    return mx == my && z3::implies(when, same);
-  }
+  if (by_range) when = when && value(0, x, nx_x) < value(2, y, nx_y) && value(0, y, nx_y) < value(2, x, nx_x);
   for (size_t i = 0; i < keys && i < b.tuple.size(); ++i) when = when && field(i);
   z3::expr same = mx.ctx().bool_val(true);
   for (size_t i = keys; i < b.tuple.size(); ++i) same = same && field(i);
@@ -1985,11 +1984,6 @@ z3::expr same_but_one(const Encoder& enc, const Table& t, const Expr& e, const s
     if (at_next == x_next) on_row.insert(n);
   });
   const auto factors = factors_of(e);
-  auto names_v = [&](const Expr& f, const std::string& v) {
-    bool has = false;
-    spec::air::names(f, [&](const std::string& n, bool at_next) { has = has || (n == v && at_next == x_next); });
-    return has;
-  };
   auto col = [&](const std::string& n) { return static_cast<size_t>(t.column_index(n)); };
   z3::expr all = ctx.bool_val(true);
   for (const auto& v : on_row) {
@@ -1997,7 +1991,7 @@ z3::expr same_but_one(const Encoder& enc, const Table& t, const Expr& e, const s
     const Expr* f = nullptr;
     size_t with_v = 0;
     for (const Expr* g : factors)
-      if (names_v(*g, v)) f = g, ++with_v;
+      if (names_column(*g, v, x_next)) f = g, ++with_v;
     if (with_v != 1) continue;
     const auto ar = enc.linear_in(*f, v, x_next, local, next);
     if (!ar) continue;
@@ -2100,10 +2094,9 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
     if (t.columns[c].kind == spec::air::ColumnKind::kPreprocessed) s.add(x[c] == y[c]);
     else left.insert(t.columns[c].name);
   }
-  // One question: may x and y differ in a column of `cols`, given the items that name one of them
-  // (wide: and the items that name a column left that those name, and so on: what the columns
-  // not yet shown equal connect)?
-  // (narrow: only the items whose columns left are all in `cols`)
+  // One question: may x and y differ in a column of `cols`, given the items that name one of
+  // them? Narrow: only the items whose columns left are all in `cols`; wide: also the items that
+  // name a column left that those name, and so on (what the columns not yet shown equal connect).
   enum Reach { kNarrow, kTouch, kWide };
   auto differ = [&](const std::set<std::string>& cols, Reach how = kTouch) {
     const bool wide = how == kWide;
