@@ -121,6 +121,10 @@ void eval_alu(const Point<V>& x, Values<V>& s) {
   c.bus("alu:b:and6", "and8", true, {x("ab6"), x("bb6"), x("nb6")}, any);
   // spec: alu:b:and7
   c.bus("alu:b:and7", "and8", true, {x("ab7"), x("bb7"), x("nb7")}, any);
+  // spec: alu:c:sa_bit
+  c("alu:c:sa_bit", x("sa") * (x("sa") - one));
+  // spec: alu:c:sb_bit
+  c("alu:c:sb_bit", x("sb") * (x("sb") - one));
   // spec: alu:c:sa
   c("alu:c:sa", f<V>(2) * x("ab7") - f<V>(256) * x("sa") - x("ah"));
   // spec: alu:c:sb

@@ -243,6 +243,8 @@ const AirTrace& alu_prog() {
         0x00009d13,  // slli x26, x1, 0
         0x02314c33,  // div x24, x2, x3
         0x02317cb3,  // remu x25, x2, x3
+        0x0010dc13,  // srli x24, x1, 1 (0x7FFFFFFFC0000000: top byte 127)
+        0x003c2cb3,  // slt x25, x24, x3 (0: the fractional-sign attack's row)
         0x05d00893,  // addi x17, x0, 93
         0x00000513,  // addi x10, x0, 0
         0x00000073,  // ecall
@@ -998,7 +1000,8 @@ constexpr uint32_t kAdd = 0x00208233, kSub = 0x403102b3, kAddw = 0x0020833b, kSl
                    kMulh = 0x02111db3, kMulhsu = 0x02112e33, kMulhu = 0x0220beb3, kMulw = 0x02208f3b,
                    kMulhNeg = 0x02209fb3, kBge = 0x0021d263, kSll = 0x00309db3, kSrl = 0x0030de33,
                    kSra = 0x4030deb3, kSrai0 = 0x4000df13, kSrlw = 0x0030dfbb, kSraw = 0x4030ddbb,
-                   kSrliw0 = 0x0000de1b, kSllw = 0x00311ebb, kSlli0 = 0x00009d13, kDiv = 0x02314c33;
+                   kSrliw0 = 0x0000de1b, kSllw = 0x00311ebb, kSlli0 = 0x00009d13, kDiv = 0x02314c33,
+                   kSltBig = 0x003c2cb3;
 }  // namespace w
 
 size_t row_with_insn(const AirTrace& t, uint32_t insn) {
@@ -1276,6 +1279,27 @@ void alu_mutations(std::vector<Mutation>& m) {
                    count_lookups(t);
                    return true;
                  }, B::kAlu});
+  // Signs that are not bits (found by zkrv-air-solve's difference step; alu.md, "Why the sign
+  // columns are bits"): with F = 128 - 2 (top byte) + h, 1 - 2 sx = F_a F_b / 2^14, and
+  // F_a = -64, F_b = 256 make sx = 1 for two non-negative operands. slt(0x7FFFFFFFC0000000, 7)
+  // is then claimed 1: ah = 62, bh = 128, sa = 3/4, sb = -1/2. Both bit constraints reject it;
+  // each is also killed alone on a padding row.
+  m.push_back({"alu:c:sa_bit", "slt(0x7FFFFFFFC0000000, 7) claimed 1 with fractional signs sa = 3/4, sb = -1/2 (sx = 1)",
+               [](AirTrace& t) {
+                 const size_t r = row_with_insn(t, w::kSltBig);
+                 const size_t i = received_row(t, "alu", r);
+                 if (cpu_result(t, r) != 0 || cell(t, "alu", i, "ab7") != 127 || cell(t, "alu", i, "bb7") != 0 ||
+                     cell(t, "alu", i, "c3") != 0)
+                   return false;
+                 forge_result(t, r, 1);
+                 const Fp quarter = Fp::from_u64(4).inverse(), half = Fp::from_u64(2).inverse();
+                 cell(t, "alu", i, "ah") = 62, cell(t, "alu", i, "bh") = 128;
+                 cell(t, "alu", i, "sa") = (Fp::from_u64(3) * quarter).value();
+                 cell(t, "alu", i, "sb") = (Fp::from_u64(0) - half).value();
+                 cell(t, "alu", i, "sx") = 1, cell(t, "alu", i, "lt") = 1;
+                 count_lookups(t);
+                 return true;
+               }, B::kAlu});
   m.push_back({"alu:c:nz_def", "beq(x3, x3) claimed not taken with nz = 1", [](AirTrace& t) {
                  const size_t r = row_with_insn(t, w::kBeqTaken);
                  forge_result(t, r, 0);
@@ -3921,6 +3945,8 @@ std::vector<Mutation> all_mutations() {
            {"alu:c:w_bit", "alu", {{"w", 2}, {"wh", h2}}, ", wh = −131072, as alu:c:w asks"},
            {"mul:c:w_bit", "mul", {{"w", 2}, {"wh", h2}}, ", wh = −131072, as mul:c:w asks"},
            {"mul:c:sa_bit", "mul", {{"sa", 2}, {"ah", h2}}, ", ah = −131072, as mul:c:sa asks"},
+           {"alu:c:sa_bit", "alu", {{"sa", 2}, {"ah", P - 512}, {"sx", 2}, {"lt", 2}}, ", ah = −512, sx = lt = 2, as alu:c:sa, sx, lt ask"},
+           {"alu:c:sb_bit", "alu", {{"sb", 2}, {"bh", P - 512}, {"sx", 2}, {"lt", 2}}, ", bh = −512, sx = lt = 2, as alu:c:sb, sx, lt ask"},
            {"mul:c:sb_bit", "mul", {{"sb", 2}, {"bh", h2}}, ", bh = −131072, as mul:c:sb asks"},
            {"div:c:sa31_bit", "div", {{"sa31", 2}, {"ah", h2}}, ", ah = −131072, as div:c:sa31 asks"},
            {"div:c:sb31_bit", "div", {{"sb31", 2}, {"bh", h2}}, ", bh = −131072, as div:c:sb31 asks"},
@@ -4086,6 +4112,26 @@ TEST(Air, EveryMutationIsRejectedByItsId) {
     }
   }
   std::printf("%zu mutations, each rejected by the ID it targets\n", i);
+}
+
+// The forgery that zkrv-air-solve's uniqueness question found in the alu table (alu.md, "Why
+// the sign columns are bits"): slt(0x7FFFFFFFC0000000, 7) claimed 1 through signs 3/4 and -1/2.
+// Every bus balances and every other constraint holds: without sa_bit and sb_bit the checker
+// accepts the false result.
+TEST(Air, FractionalSignsForgeASignedComparisonWithoutTheSignBits) {
+  const std::set<std::string> bits = {"alu:c:sa_bit", "alu:c:sb_bit"};
+  size_t found = 0;
+  for (const auto& mu : mutations()) {
+    if (mu.expect != "alu:c:sa_bit" || mu.what.rfind("slt(", 0) != 0) continue;
+    AirTrace t = mu.start();
+    ASSERT_TRUE(mu.apply(t));
+    const auto rep = check_trace(t);
+    EXPECT_EQ(rep.failing_ids, bits) << rep.summary();
+    for (const auto& b : rep.buses) EXPECT_TRUE(b.balanced) << b.bus;
+    EXPECT_TRUE(check_trace(t, bits).ok()) << check_trace(t, bits).summary();
+    ++found;
+  }
+  EXPECT_EQ(found, 1u);
 }
 
 // Adequacy: with one constraint switched off, some mutation must pass. A mutation passes with

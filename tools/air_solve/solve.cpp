@@ -2006,6 +2006,418 @@ z3::expr same_but_one(const Encoder& enc, const Table& t, const Expr& e, const s
   return all;
 }
 
+// The difference question. Two rows x and y in the same place agree on the columns shown equal,
+// so for each constraint its value on x minus its value on y is a polynomial in which every term
+// that names no column left cancels (a0 b0 in a limb product, once a0 and b0 are shown equal).
+// Where what remains is linear in the differences d_c = x_c - y_c of the columns left, with
+// constant coefficients, it says sum a_c d_c = 0 mod p; with each d_c inside (-B_c, B_c) (a bit,
+// a range check, a carried bound) that is an equation over small integers. The bits shown equal
+// that multiply a column left (an operation's selectors) are split into cases, a constant in
+// each. Z3 answers such a question in milliseconds where the one over [0, p) with the products
+// in it runs out of time. It is a relaxation (only what the differences say): no d_c != 0 in any
+// case proves x_c = y_c; anything else proves nothing.
+
+uint64_t field_add(uint64_t a, uint64_t b) { return static_cast<uint64_t>((static_cast<unsigned __int128>(a) + b) % kPValue); }
+
+// A polynomial over the field: each monomial (its variables' ids, sorted, repeated for a power)
+// with its coefficient, never 0.
+using Mono = std::vector<int>;
+using Poly = std::map<Mono, uint64_t>;
+void add_term(Poly& p, const Mono& m, uint64_t c) {
+  if (c == 0) return;
+  auto [it, fresh] = p.emplace(m, c);
+  if (!fresh && (it->second = field_add(it->second, c)) == 0) p.erase(it);
+}
+// e as a polynomial, with var giving each column reference's (or public's) id; nullopt past a
+// few thousand terms (the question then leaves it out).
+std::optional<Poly> poly_of(const Expr& e, const std::function<int(const Expr&)>& var) {
+  constexpr size_t kCap = 4096;
+  auto times = [&](const Poly& a, const Poly& b) -> std::optional<Poly> {
+    Poly r;
+    for (const auto& [ma, ca] : a)
+      for (const auto& [mb, cb] : b) {
+        Mono m;
+        std::merge(ma.begin(), ma.end(), mb.begin(), mb.end(), std::back_inserter(m));
+        add_term(r, m, field_mul(ca, cb));
+        if (r.size() > kCap) return std::nullopt;
+      }
+    return r;
+  };
+  switch (e.op) {
+    case Expr::Op::kConst: {
+      Poly p;
+      add_term(p, {}, e.value % kPValue);
+      return p;
+    }
+    case Expr::Op::kColumn:
+    case Expr::Op::kNext:
+    case Expr::Op::kPublic: {
+      Poly p;
+      p.emplace(Mono{var(e)}, 1);
+      return p;
+    }
+    case Expr::Op::kNeg: {
+      auto a = poly_of(*e.args[0], var);
+      if (a)
+        for (auto& [m, c] : *a) c = field_neg(c);
+      return a;
+    }
+    case Expr::Op::kAdd:
+    case Expr::Op::kSub: {
+      auto a = poly_of(*e.args[0], var), b = poly_of(*e.args[1], var);
+      if (!a || !b) return std::nullopt;
+      for (const auto& [m, c] : *b) add_term(*a, m, e.op == Expr::Op::kAdd ? c : field_neg(c));
+      return a;
+    }
+    case Expr::Op::kMul: {
+      const auto a = poly_of(*e.args[0], var), b = poly_of(*e.args[1], var);
+      if (!a || !b) return std::nullopt;
+      return times(*a, *b);
+    }
+    case Expr::Op::kPow: {
+      const auto a = poly_of(*e.args[0], var);
+      if (!a) return std::nullopt;
+      std::optional<Poly> r = Poly{};
+      r->emplace(Mono{}, 1);
+      for (uint64_t k = 0; k < e.value && r; ++k) r = times(*r, *a);
+      return r;
+    }
+  }
+  return std::nullopt;
+}
+// p with the variables of `value` (bits) replaced by their values.
+Poly substitute(const Poly& p, const std::map<int, uint64_t>& value) {
+  Poly r;
+  for (const auto& [m, c] : p) {
+    Mono rest;
+    uint64_t k = c;
+    for (const int v : m) {
+      const auto it = value.find(v);
+      if (it == value.end()) rest.push_back(v);
+      else k = field_mul(k, it->second);
+    }
+    add_term(r, rest, k);
+  }
+  return r;
+}
+// The part of p's value on x minus its value on y, for p over the row's variables (ids below
+// `row_vars`; the others are the same on both): the coefficient of each variable in `delta`
+// (the columns left), where every monomial that names one is that variable alone; nullopt where
+// one names it with another variable (the difference is not linear in the d's).
+std::optional<std::map<int, uint64_t>> delta_form(const Poly& p, const std::set<int>& delta) {
+  std::map<int, uint64_t> out;
+  for (const auto& [m, c] : p) {
+    const bool names = std::any_of(m.begin(), m.end(), [&](int v) { return delta.count(v) > 0; });
+    if (!names) continue;  // the same on x and y
+    if (m.size() != 1) return std::nullopt;
+    out[m[0]] = field_add(out[m[0]], c);
+  }
+  for (auto it = out.begin(); it != out.end();) it = it->second == 0 ? out.erase(it) : std::next(it);
+  return out;
+}
+
+// The columns of `left` that the differences show equal in rows x and y of a place of t (the
+// previous row if has_prev, the next row if has_next, shared); unique_by_steps below asks the rest.
+std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const Table& t, bool has_prev, bool has_next,
+                                             bool real, bool interacting, const std::set<std::string>& left,
+                                             const std::set<std::string>& shown_marked, const std::set<std::string>& bits,
+                                             const Carried& carried, unsigned timeout_ms,
+                                             const std::function<void(const std::string&)>& progress) {
+  const int n = static_cast<int>(t.columns.size());
+  auto col = [&](const std::string& name) { return t.column_index(name); };
+  std::map<std::string, int> publics;
+  for (const auto& pub : spec.publics) publics.emplace(pub.name, 2 * n + static_cast<int>(publics.size()));
+  // ids: column c of the row asked about is c; of the other row of the place (previous or next) n + c
+  auto placed = [&](bool local_is_row, bool next_is_row) {
+    return [&, local_is_row, next_is_row](const Expr& e) {
+      if (e.op == Expr::Op::kPublic) return publics.at(e.name);
+      const bool is_row = e.op == Expr::Op::kNext ? next_is_row : local_is_row;
+      return col(e.name) + (is_row ? 0 : n);
+    };
+  };
+  // every constraint where it applies to the row, as polynomials (once)
+  std::vector<Poly> constraint_polys;
+  auto add_constraint = [&](const Expr& e, bool local_is_row, bool next_is_row) {
+    if (auto p = poly_of(e, placed(local_is_row, next_is_row))) constraint_polys.push_back(std::move(*p));
+  };
+  for (const auto& c : t.constraints) switch (c.rows) {
+      case Rows::kEvery: add_constraint(*c.expr, true, false); break;
+      case Rows::kTransition:
+        if (has_next) add_constraint(*c.expr, true, false);
+        if (has_prev) add_constraint(*c.expr, false, true);
+        break;
+      case Rows::kFirst:
+        if (!has_prev) add_constraint(*c.expr, true, !has_next);
+        break;
+      case Rows::kLast:
+        if (!has_next) add_constraint(*c.expr, true, false);
+        break;
+    }
+  // each interaction of the row (its next row: the place's, or the row itself at the end)
+  struct Bus {
+    const spec::air::BusInteraction* b;
+    std::optional<Poly> mult;
+    std::vector<std::optional<Poly>> tuple;
+  };
+  std::vector<Bus> buses;
+  const TableFacts facts{t, nullptr};
+  for (const auto& b : t.buses) {
+    Bus out{&b, std::nullopt, {}};
+    if (b.mult) out.mult = poly_of(*b.mult, placed(true, !has_next));
+    else out.mult.emplace().emplace(Mono{}, 1);
+    for (const auto& el : b.tuple) out.tuple.push_back(poly_of(*el, placed(true, !has_next)));
+    buses.push_back(std::move(out));
+  }
+  std::map<std::string, std::optional<Poly>> unless;  // each mark's expression on the row
+  for (const auto& m : t.free) unless[m.column] = poly_of(*m.unless, placed(true, !has_next));
+
+  std::set<std::string> open = left, settled;
+  for (bool grew = true; grew && !open.empty();) {
+    grew = false;
+    // the differences: the columns open, and the marked ones (equal only where they are asked)
+    std::set<int> delta;
+    for (const auto& name : open) delta.insert(col(name));
+    for (const auto& name : shown_marked) delta.insert(col(name));
+    for (const auto& name : settled)
+      if (unless.count(name)) delta.insert(col(name));
+    // the cases: the bits shown equal that a monomial multiplies with a difference, or that a
+    // multiplicity or a mark's expression names
+    std::set<int> split;
+    auto note = [&](const Poly& p, bool all) {
+      for (const auto& [m, c] : p) {
+        const bool names = all || std::any_of(m.begin(), m.end(), [&](int v) { return delta.count(v) > 0; });
+        for (const int v : m)
+          if (names && v < n && !delta.count(v) && bits.count(t.columns[static_cast<size_t>(v)].name)) split.insert(v);
+      }
+    };
+    for (const auto& p : constraint_polys) note(p, false);
+    for (const auto& b : buses) {
+      if (b.mult) note(*b.mult, true);
+      for (const auto& el : b.tuple)
+        if (el) note(*el, false);
+    }
+    for (const auto& [name, p] : unless)
+      if (p) note(*p, true);
+    // the cases that the constraints on bits alone allow (with the row interacting, and real)
+    z3::context ctx;
+    std::vector<z3::expr> bit(static_cast<size_t>(n), ctx.bool_val(false));
+    std::set<int> bit_ids;
+    for (const auto& name : bits) {
+      const int c = col(name);
+      bit[static_cast<size_t>(c)] = ctx.bool_const(("b_" + name).c_str());
+      bit_ids.insert(c);
+    }
+    auto over_bits = [&](const Poly& p) {
+      return std::all_of(p.begin(), p.end(), [&](const auto& mc) {
+        return std::all_of(mc.first.begin(), mc.first.end(), [&](int v) { return bit_ids.count(v) > 0; });
+      });
+    };
+    // p = 0 mod p over bits. A power of a bit is the bit, so each monomial is the conjunction of
+    // its bits; with small coefficients (|sum| < p) that is a pseudo-Boolean equation, which Z3
+    // decides by its cardinality reasoning (an if-then-else sum of 15 one-hot selectors already
+    // runs out of time as linear arithmetic)
+    auto zero_mod_p = [&](const Poly& p) {
+      std::map<std::set<int>, int64_t> terms;
+      for (const auto& [m, c] : p) terms[std::set<int>(m.begin(), m.end())] += signed_value(c);
+      int64_t constant = 0;
+      double magnitude = 0;
+      z3::expr_vector es(ctx);
+      std::vector<int> coeffs;
+      bool small = true;
+      for (const auto& [m, k] : terms) {
+        if (k == 0) continue;
+        magnitude += std::fabs(static_cast<double>(k));
+        if (m.empty()) {
+          constant += k;
+          continue;
+        }
+        if (std::llabs(k) >= (int64_t{1} << 30)) small = false;
+        z3::expr all = ctx.bool_val(true);
+        for (const int v : m) all = all && bit[static_cast<size_t>(v)];
+        es.push_back(all);
+        coeffs.push_back(static_cast<int>(k));
+      }
+      if (small && magnitude < 0x1p30) return es.empty() ? ctx.bool_val(constant == 0) : z3::pbeq(es, coeffs.data(), static_cast<int>(-constant));
+      z3::expr v = ctx.int_val(constant);  // otherwise as a sum, with the multiples of p it may reach
+      for (unsigned i = 0; i < es.size(); ++i) v = v + z3::ite(es[i], ctx.int_val(coeffs[i]), ctx.int_val(0));
+      z3::expr any = ctx.bool_val(false);
+      for (double k = -std::ceil(magnitude / kPDouble) - 1; k <= std::ceil(magnitude / kPDouble) + 1; ++k)
+        any = any || v == ctx.int_val(static_cast<int64_t>(k)) * ctx.int_val(kP);
+      return any;
+    };
+    z3::solver cases(ctx);
+    z3::params params(ctx);
+    params.set("timeout", std::min(timeout_ms, 2000u));
+    cases.set(params);
+    for (const auto& p : constraint_polys)
+      if (over_bits(p) && std::all_of(p.begin(), p.end(), [&](const auto& mc) {
+            return std::all_of(mc.first.begin(), mc.first.end(), [&](int v) { return v < n; });
+          }))
+        cases.add(zero_mod_p(p));
+    if (real && t.column_index("is_real") >= 0 && bits.count("is_real")) cases.add(bit[static_cast<size_t>(col("is_real"))]);
+    if (interacting) {  // some interaction but a lookup send has a multiplicity that is not 0
+      z3::expr any = ctx.bool_val(false);
+      for (const auto& b : buses) {
+        if (is_lookup(b.b->bus) && b.b->send) continue;
+        if (!b.mult || !over_bits(*b.mult)) {
+          any = ctx.bool_val(true);
+          break;
+        }
+        any = any || !zero_mod_p(*b.mult);
+      }
+      cases.add(any);
+    }
+    std::vector<std::map<int, uint64_t>> each;
+    for (;;) {
+      const z3::check_result r = cases.check();
+      if (r == z3::unknown || each.size() >= 512) {  // too many cases: nothing more shown this way
+        if (progress) progress(t.name + ": differences: " + (r == z3::unknown ? "no answer on the cases: " + cases.reason_unknown() : "over 512 cases") + " (" + std::to_string(split.size()) + " bits split)");
+        return settled;
+      }
+      if (r == z3::unsat) break;
+      const z3::model m = cases.get_model();
+      std::map<int, uint64_t> one;
+      z3::expr other = ctx.bool_val(false);
+      for (const int v : split) {
+        const bool on = m.eval(bit[static_cast<size_t>(v)], true).is_true();
+        one[v] = on ? 1 : 0;
+        other = other || (on ? !bit[static_cast<size_t>(v)] : bit[static_cast<size_t>(v)]);
+      }
+      each.push_back(std::move(one));
+      cases.add(other);
+      if (split.empty()) break;
+    }
+    if (progress) {
+      std::string names;
+      for (const int v : split) names += " " + t.columns[static_cast<size_t>(v)].name;
+      progress(t.name + ": differences: " + std::to_string(each.size()) + " cases of" + names);
+    }
+    // each case: the differences' equations over small integers
+    std::set<std::string> candidates = open;
+    for (const auto& value : each) {
+      if (candidates.empty()) break;
+      z3::solver s(ctx);
+      s.set(params);
+      std::set<int> d = delta;
+      std::set<std::string> marked_equal = shown_marked;
+      for (const auto& name : settled)
+        if (unless.count(name)) marked_equal.insert(name);
+      for (const auto& name : marked_equal)  // a mark shown equal: so in this case where it is asked everywhere
+        if (const auto& p = unless.at(name); p) {
+          const Poly u = substitute(*p, value);
+          if (u.size() == 1 && u.begin()->first.empty()) d.erase(col(name));
+        }
+      std::vector<z3::expr> dv;
+      std::vector<double> range(static_cast<size_t>(n), kPDouble);  // |d_c| < range
+      for (int c = 0; c < n; ++c) dv.push_back(ctx.int_const(("d_" + t.columns[static_cast<size_t>(c)].name).c_str()));
+      for (const int c : bit_ids) range[static_cast<size_t>(c)] = 2;
+      unsigned fresh = 0;
+      auto big = [&](double v) { return v >= kPDouble ? ctx.int_val(kP) : ctx.int_val(static_cast<int64_t>(v)); };
+      auto sum_of = [&](const std::map<int, uint64_t>& form, double& magnitude) {
+        z3::expr s = ctx.int_val(0);
+        magnitude = 0;
+        for (const auto& [v, c] : form) {
+          const int64_t k = signed_value(c);
+          s = s + ctx.int_val(k) * dv[static_cast<size_t>(v)];
+          magnitude += std::fabs(static_cast<double>(k)) * range[static_cast<size_t>(v)];
+        }
+        return s;
+      };
+      std::vector<std::pair<std::map<int, uint64_t>, double>> eqs;  // sum = 0 mod p, or in (-bound, bound) mod p
+      std::vector<std::pair<std::vector<std::map<int, uint64_t>>, std::vector<std::map<int, uint64_t>>>> keyed;
+      auto active = [&](const Bus& b) {
+        if (!b.mult) return false;
+        const Poly m = substitute(*b.mult, value);
+        return m.size() == 1 && m.begin()->first.empty();  // a nonzero constant
+      };
+      for (const auto& p : constraint_polys)
+        if (auto f = delta_form(substitute(p, value), d); f && !f->empty()) eqs.emplace_back(std::move(*f), 0);
+      for (const auto& b : buses) {
+        if (b.mult)
+          if (auto f = delta_form(substitute(*b.mult, value), d); f && !f->empty()) eqs.emplace_back(std::move(*f), 0);
+        if (!active(b)) continue;
+        const auto& bi = *b.b;
+        // what the other side enforces: a range on a lookup send's fields, a carried bound
+        for (size_t i = 0; i < bi.tuple.size(); ++i) {
+          uint64_t k = 0;
+          if (bi.send && (bi.bus == "byte" || bi.bus == "and8")) k = 256;
+          else if (bi.send && bi.bus == "range16") k = 65536;
+          else if (const auto it = carried.find(std::make_tuple(bi.bus, bi.send, i)); it != carried.end() && !is_lookup(bi.bus)) k = it->second;
+          if (!k || k == kNoBound || !b.tuple[i] || (bi.mult && !facts.nonnegative(*bi.mult))) continue;
+          const auto f = delta_form(substitute(*b.tuple[i], value), d);
+          if (!f || f->empty()) continue;
+          if (f->size() == 1 && f->begin()->second == 1 && bi.tuple[i]->op == Expr::Op::kColumn)
+            range[static_cast<size_t>(f->begin()->first)] = std::min(range[static_cast<size_t>(f->begin()->first)], static_cast<double>(k));
+          else
+            eqs.emplace_back(*f, static_cast<double>(k));
+        }
+        // the same tuple where the multiplicity is not 0; for a lookup send, given the same key
+        if (keyed_by_range(bi)) continue;
+        const size_t keys = bi.send ? lookup_key_fields(bi.bus) : 0;
+        std::vector<std::map<int, uint64_t>> key, rest;
+        bool ok = true;
+        for (size_t i = 0; i < bi.tuple.size() && ok; ++i) {
+          const auto f = b.tuple[i] ? delta_form(substitute(*b.tuple[i], value), d) : std::nullopt;
+          if (!f) ok = i >= keys;  // a field that says nothing: only a key's absence spoils the rest
+          else (i < keys ? key : rest).push_back(*f);
+        }
+        if (ok && !rest.empty()) keyed.emplace_back(std::move(key), std::move(rest));
+      }
+      for (int c = 0; c < n; ++c)
+        if (d.count(c)) {
+          const z3::expr k = big(range[static_cast<size_t>(c)]);
+          s.add(dv[static_cast<size_t>(c)] > -k && dv[static_cast<size_t>(c)] < k);
+        }
+      auto zero = [&](const std::map<int, uint64_t>& form, bool top) {
+        double mag = 0;
+        const z3::expr v = sum_of(form, mag);
+        if (mag < kPDouble) return v == 0;
+        if (!top) return z3::mod(v, ctx.int_val(kP)) == 0;
+        return v == ctx.int_const(("j" + std::to_string(fresh++)).c_str()) * ctx.int_val(kP);
+      };
+      for (const auto& [form, bound] : eqs) {
+        if (bound == 0) {
+          s.add(zero(form, true));
+          continue;
+        }
+        double mag = 0;  // both values in [0, bound): their difference in (-bound, bound), mod p
+        const z3::expr v = sum_of(form, mag);
+        const z3::expr r = ctx.int_const(("r" + std::to_string(fresh++)).c_str());
+        s.add(r > -big(bound) && r < big(bound));
+        s.add(mag + bound < kPDouble ? v == r : v - r == ctx.int_const(("j" + std::to_string(fresh++)).c_str()) * ctx.int_val(kP));
+      }
+      for (const auto& [key, rest] : keyed) {
+        z3::expr when = ctx.bool_val(true), then = ctx.bool_val(true);
+        for (const auto& f : key) when = when && zero(f, false);
+        for (const auto& f : rest) then = then && zero(f, false);
+        s.add(z3::implies(when, then));
+      }
+      // asked: a difference in a candidate, where its mark (if any) does not make it free here
+      std::vector<std::string> ask;
+      for (const auto& name : candidates) {
+        if (const auto it = unless.find(name); it != unless.end() && it->second && substitute(*it->second, value).empty()) continue;
+        ask.push_back(name);
+      }
+      if (ask.empty()) continue;
+      z3::expr any = ctx.bool_val(false);
+      for (const auto& name : ask) any = any || dv[static_cast<size_t>(col(name))] != 0;
+      s.push();
+      s.add(any);
+      const z3::check_result all = s.check();
+      s.pop();
+      if (all == z3::unsat) continue;
+      for (const auto& name : ask) {
+        s.push();
+        s.add(dv[static_cast<size_t>(col(name))] != 0);
+        if (s.check() != z3::unsat) candidates.erase(name);
+        s.pop();
+      }
+    }
+    for (const auto& name : candidates) settled.insert(name), open.erase(name), grew = true;
+  }
+  return settled;
+}
+
 struct Steps {
   std::vector<std::string> left;  // not shown equal, and no witness found
   std::vector<std::string> free;  // a second witness differs in this column alone
@@ -2098,7 +2510,7 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
   // them? Narrow: only the items whose columns left are all in `cols`; wide: also the items that
   // name a column left that those name, and so on (what the columns not yet shown equal connect).
   enum Reach { kNarrow, kTouch, kWide };
-  auto differ = [&](const std::set<std::string>& cols, Reach how = kTouch) {
+  auto differ = [&](const std::set<std::string>& cols, Reach how = kTouch, unsigned cap_ms = 2000) {
     const bool wide = how == kWide;
     std::set<std::string> reach = cols;
     auto touches = [&](const std::set<std::string>& a) {
@@ -2130,7 +2542,7 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
     }
     s.add(d);
     // a single column at most 2 s (there are many); a group, the whole bound
-    params.set("timeout", cols.size() == 1 && how != kWide ? std::min(options.timeout_ms, 2000u) : options.timeout_ms);
+    params.set("timeout", cols.size() == 1 && how != kWide ? std::min(options.timeout_ms, cap_ms) : options.timeout_ms);
     s.set(params);
     const z3::check_result r = s.check();
     s.pop();
@@ -2153,8 +2565,26 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
     for (const auto& m : near[n])
       if (left.count(m)) dirty.insert(m);
   };
+  const Carried carried = carried_bounds(spec, t.name, nullptr);
   for (bool progress = true; progress && !left.empty();) {
     progress = false;
+    // first what is quick: each column near one shown equal, alone for a quarter second (a
+    // column that a bus fixes: the selectors, the operands), then the differences; the slower
+    // questions only where those show nothing more
+    const size_t before = left.size();
+    for (const auto& n : std::vector<std::string>(dirty.begin(), dirty.end()))
+      if (left.count(n) && differ({n}, kTouch, 250) == z3::unsat) settled(n), dirty.erase(n);
+    std::set<std::string> shown_marked;
+    for (const auto& m : t.free)
+      if (!left.count(m.column)) shown_marked.insert(m.column);
+    for (const auto& n : settled_by_differences(spec, t, has_prev, has_next, real, options.interacting, left, shown_marked, bits,
+                                                carried, options.timeout_ms, options.progress))
+      settled(n);
+    if (options.progress) options.progress(t.name + ": " + std::to_string(left.size()) + " columns left after the differences");
+    if (left.size() < before) {
+      progress = true;
+      continue;
+    }
     while (!dirty.empty()) {
       const std::string n = *dirty.begin();
       dirty.erase(dirty.begin());
