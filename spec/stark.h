@@ -28,7 +28,7 @@ StarkOptions stark_preset(const std::string& name);  // throws std::invalid_argu
 std::optional<std::string> check_options(const StarkOptions& o);  // why the options are invalid
 
 inline constexpr unsigned kMaxLogHeight = 24;  // protocol:stark:heights — prover-chosen heights
-inline constexpr uint32_t kStarkProofVersion = 1;
+inline constexpr uint32_t kStarkProofVersion = 2;
 
 // protocol:stark:statement
 struct Statement {

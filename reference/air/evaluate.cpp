@@ -469,6 +469,8 @@ void eval_cpu(const Point<V>& x, Values<V>& s) {
   c.bus("cpu:b:pc1", "range16", true, {x("pc1")}, is_real);
   // spec: cpu:c:c3_bit
   c("cpu:c:c3_bit", x("c3") * (x("c3") - one));
+  // spec: cpu:c:c0_bit
+  c("cpu:c:c0_bit", x("c0") * (x("c0") - one));
   const V adder = x("f_jalr") + x("f_load") + x("f_store") + x("f_auipc") * (one - x("wr_zero"));
   // spec: cpu:c:carry0_unused
   c("cpu:c:carry0_unused", (one - adder) * x("c0"));

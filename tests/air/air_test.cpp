@@ -3722,6 +3722,38 @@ std::vector<Mutation> all_mutations() {
                  recount_range16(t);
                  return true;
                }, Mutation::Base::kIndirect});
+  // A carry chain whose bottom carry is not a bit (cpu.md, "Why c0 is a bit"): the four limb
+  // equations of an addition hold mod p, so they fix only S + 2^64 c3 = pc + imm mod p, and
+  // 2^64 = 2^32 - 1 mod p. With c3 = 1 instead of 0, exit_prog's auipc x5, 0x12345 (x5 =
+  // 0x1235500c) claims x5 = 0x1235500c - 2^32 + 1 + p = 0xfffffffe1235500e: limb 3 makes c2 =
+  // d_v3 + 2^16, limb 2 c1 = d_v2 + 2^16 c2, limb 1 c0 = d_v1 + 2^16 c1 - pc1 - imm_hi (about
+  // 2^48), and limb 0 holds mod p. Every result limb is in range and c3 is a bit: only c0_bit
+  // rejects it (c1 and c2 then follow as bits from the exact limb equations).
+  m.push_back({"cpu:c:c0_bit", "auipc x5, 0x12345 claimed 0xfffffffe1235500e: c3 = 1 and c0, c1, c2 field values that the limbs reach mod p",
+               [](AirTrace& t) {
+                 for (size_t r = 0; r < real_rows(t); ++r) {
+                   if (get(t, "cpu", r, "f_auipc") != 1 || get(t, "cpu", r, "wr") == 0) continue;
+                   const uint64_t honest = limbs_value(t, r, "d_v");
+                   if (honest >= (uint64_t{1} << 32) - 1 || get(t, "cpu", r, "c3") != 0) return false;
+                   const uint64_t forged = honest - (uint64_t{1} << 32) + 1 + P;  // below 2^64: honest < 2^33 - 2
+                   set_limbs(t, r, "d_v", forged);
+                   rebalance(t);
+                   const Fp k16 = Fp::from_u64(65536), i31 = Fp::from_u64(get(t, "cpu", r, "i31"));
+                   const Fp ones = Fp::from_u64(65535) * i31;
+                   uint64_t imm_hi = 0;
+                   for (int b = 16; b < 32; ++b) imm_hi |= get(t, "cpu", r, ("i" + std::to_string(b)).c_str()) << (b - 16);
+                   auto dv = [&](int k) { return Fp::from_u64(get(t, "cpu", r, ("d_v" + std::to_string(k)).c_str())); };
+                   const Fp c3 = Fp::from_u64(1);
+                   const Fp c2 = dv(3) + k16 * c3 - ones;
+                   const Fp c1 = dv(2) + k16 * c2 - ones;
+                   const Fp c0 = dv(1) + k16 * c1 - Fp::from_u64(get(t, "cpu", r, "pc1")) - Fp::from_u64(imm_hi);
+                   at(t, "cpu", r, "c0") = c0.value(), at(t, "cpu", r, "c1") = c1.value();
+                   at(t, "cpu", r, "c2") = c2.value(), at(t, "cpu", r, "c3") = c3.value();
+                   recount_range16(t);
+                   return true;
+                 }
+                 return false;
+               }, Mutation::Base::kExit});
   for (int k = 0; k < 4; ++k)
     m.push_back({"cpu:c:carry" + std::to_string(k) + "_unused", "a carry set on a row without an addition", [k](AirTrace& t) {
                    at(t, "cpu", 1, ("c" + std::to_string(k)).c_str()) = 1;
@@ -4221,6 +4253,32 @@ TEST(Air, TheVerifierRejectsAProofOfEveryMutationPart1) { prove_every_mutation(0
 TEST(Air, TheVerifierRejectsAProofOfEveryMutationPart2) { prove_every_mutation(1); }
 TEST(Air, TheVerifierRejectsAProofOfEveryMutationPart3) { prove_every_mutation(2); }
 TEST(Air, TheVerifierRejectsAProofOfEveryMutationPart4) { prove_every_mutation(3); }
+
+// The forgery that the carries of cpu's addition allowed (cpu.md, "Why c0 is a bit"): AUIPC's
+// result claimed 2^32 - 1 less mod p, with c3 = 1 and c0..c2 the field values that make the
+// limb equations hold. Every bus balances and every other constraint holds: without c0_bit the
+// checker accepts the false result.
+TEST(Air, ACarryChainThatWrapsModPForgesAnAuipcResult) {
+  size_t found = 0;
+  for (const auto& mu : mutations()) {
+    if (mu.expect != "cpu:c:c0_bit" || mu.what.rfind("auipc", 0) != 0) continue;
+    AirTrace t = mu.start();
+    ASSERT_TRUE(mu.apply(t));
+    const auto rep = check_trace(t);
+    EXPECT_EQ(rep.failing_ids, std::set<std::string>{"cpu:c:c0_bit"}) << rep.summary();
+    for (const auto& b : rep.buses) EXPECT_TRUE(b.balanced) << b.bus;
+    EXPECT_TRUE(check_trace(t, {"cpu:c:c0_bit"}).ok()) << check_trace(t, {"cpu:c:c0_bit"}).summary();
+    // and the verifier, given the program, rejects its proof (without c0_bit it verified: the
+    // false x5 was provable)
+    const spec::ProgramImage image = image_of(t);
+    const auto proof = zkrv::opt::prove::prove_unchecked(image, t, spec::StarkOptions{2, 8, 0, 3}, 2, {}, zkrv::opt::prove::Lde::kHold);
+    const auto v = ref::verify::verify(proof, {&image, proof.statement.exit_code, nullptr});
+    ASSERT_FALSE(v.ok()) << "a proof of the forged auipc result verifies";
+    EXPECT_EQ(ref::verify::stage_name(v.rejection->stage), std::string("constraints")) << v.rejection->what;
+    ++found;
+  }
+  EXPECT_EQ(found, 1u);
+}
 
 TEST(Air, AdequacyKillRate) {
   const auto muts = mutations();
