@@ -7,6 +7,7 @@
 // assume the constraint on the next row), and a row whose zero multiplicity leaves its tuple free.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <stdexcept>
@@ -644,6 +645,90 @@ TEST(AirSolve, UniquenessColumnByColumnNamesTheFreeColumn) {
   EXPECT_NE(air_solve::format(marked).find("but for inv unless"), std::string::npos) << air_solve::format(marked);
   const auto wrong = air_solve::unique(spec_with(inverse + "free inv unless z\n"), "u", o);
   EXPECT_EQ(wrong.verdict, Verdict::kAttack) << air_solve::format(wrong);
+}
+
+// A kind that follows from a number only through values (syscall's k_random and k_other): the
+// differences say nothing (k_other = 1 on one row and 0 on the other is no difference of a column
+// shown equal), so the value step splits the kinds on both rows and propagates: k_rand = 1 fixes
+// the number, hence p = 0, which other's inverse forbids. Without other's inverse the number 5
+// may be called either kind, and the step must not claim the kinds equal (the answer is then
+// unknown: a second witness differs in two columns, and only one is asked at a time).
+TEST(AirSolve, AKindThatOnlyTheNumbersValueFixesIsShownByCases) {
+  auto spec_with = [](const std::string& more) {
+    std::vector<spec::air::SourceFile> files = {
+        {"air.md", "```zkrv\nmax_degree 3\nbusdef ns (n0: field, n1: field)\n```\n"},
+        {"s.md", "```zkrv\ntable s\ncolumn n0 preprocessed u16 \"n0\"\ncolumn n1 preprocessed u16 \"n1\"\n"
+                 "bus s:b:out send ns (n0, n1)\n```\n"},
+        {"u.md", "```zkrv\ntable u\ncolumn is_real main bit \"r\"\ncolumn n0 main u16 \"n0\"\ncolumn n1 main u16 \"n1\"\n"
+                 "column k_rand main bit \"k\"\ncolumn k_other main bit \"o\"\ncolumn p main field \"p\"\n"
+                 "column inv main field \"i\"\n"
+                 "constraint u:c:real_bit every: is_real * (is_real - 1)\n"
+                 "constraint u:c:k_rand_bit every: k_rand * (k_rand - 1)\n"
+                 "constraint u:c:k_other_bit every: k_other * (k_other - 1)\n"
+                 "constraint u:c:one_kind every: is_real - k_rand - k_other\n"
+                 "constraint u:c:rand0 every: k_rand * (n0 - 40960)\n"
+                 "constraint u:c:rand1 every: k_rand * (n1 - 5)\n"
+                 "constraint u:c:p every: p - is_real * (n0 + 65536 * n1 - 63) * (n0 + 65536 * n1 - 368640)\n" +
+                 more + "free inv unless k_other\nbus u:b:in receive ns (n0, n1) mult is_real\n```\n"}};
+    auto r = spec::air::load_spec(files);
+    if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
+    return std::move(*r.spec);
+  };
+  auto o = generous();
+  o.interacting = true, o.by_columns = true;
+  std::vector<std::string> lines;
+  o.progress = [&](const std::string& line) { lines.push_back(line); };
+  auto said = [&](const std::string& what) {
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(what) != std::string::npos; });
+  };
+  const auto u = air_solve::unique(spec_with("constraint u:c:other every: k_other * (p * inv - 1)\n"), "u", o);
+  EXPECT_EQ(u.verdict, Verdict::kImplied) << air_solve::format(u);
+  EXPECT_TRUE(said("without a solution; shown equal: 2")) << "the value step showed the two kinds equal";
+  lines.clear();
+  const auto loose = air_solve::unique(spec_with("constraint u:c:other every: k_other * inv\n"), "u", o);
+  EXPECT_NE(loose.verdict, Verdict::kImplied) << air_solve::format(loose);
+  EXPECT_FALSE(said("shown equal: 2")) << "the value step claimed the kinds equal";
+}
+
+// The uniqueness question as a function (Options::outputs): a row whose tuple fixes every
+// column is unique, but its output field need not follow from its input. With r an output of
+// the bus, a table that only says "r is a bit" has a second witness (r = 0 and r = 1 for one
+// a); one that says r = 2a is unique. Unknown bus or field names are refused.
+TEST(AirSolve, AnOutputThatTheInputsDoNotFixIsASecondWitness) {
+  auto spec_with = [](const std::string& rule) {
+    std::vector<spec::air::SourceFile> files = {
+        {"air.md", "```zkrv\nmax_degree 3\nbusdef ar (a: field, r: field)\n```\n"},
+        {"s.md", "```zkrv\ntable s\ncolumn a preprocessed field \"a\"\ncolumn r preprocessed field \"r\"\n"
+                 "bus s:b:out send ar (a, r)\n```\n"},
+        {"u.md", "```zkrv\ntable u\ncolumn is_real main bit \"r\"\ncolumn a main field \"a\"\ncolumn r main field \"r\"\n"
+                 "constraint u:c:real_bit every: is_real * (is_real - 1)\n" + rule +
+                 "bus u:b:in receive ar (a, r) mult is_real\n```\n"}};
+    auto r = spec::air::load_spec(files);
+    if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
+    return std::move(*r.spec);
+  };
+  auto o = generous();
+  o.interacting = true;
+  const auto bit = spec_with("constraint u:c:r_bit every: r * (r - 1)\n");
+  EXPECT_EQ(air_solve::unique(bit, "u", o).verdict, Verdict::kImplied) << "the tuple fixes r";
+  o.outputs["ar"] = {"r"};
+  const auto loose = air_solve::unique(bit, "u", o);
+  ASSERT_EQ(loose.verdict, Verdict::kAttack) << air_solve::format(loose);
+  auto value = [](const std::vector<air_solve::Assignment>& row, const std::string& col) {
+    for (const auto& a : row)
+      if (a.column.substr(0, a.column.find('#')) == col) return a.value;
+    return uint64_t{0};
+  };
+  EXPECT_NE(value(loose.first, "r"), value(loose.second, "r"));
+  EXPECT_EQ(value(loose.first, "a"), value(loose.second, "a"));
+  const auto twice = air_solve::unique(spec_with("constraint u:c:r_twice every: r - 2 * a\n"), "u", o);
+  EXPECT_EQ(twice.verdict, Verdict::kImplied) << air_solve::format(twice);
+  o.by_columns = true;  // the column-by-column steps leave the output free too
+  EXPECT_EQ(air_solve::unique(bit, "u", o).verdict, Verdict::kAttack);
+  o.outputs = {{"ar", {"x"}}};
+  EXPECT_THROW(air_solve::unique(bit, "u", o), std::invalid_argument);
+  o.outputs = {{"nosuch", {"r"}}};
+  EXPECT_THROW(air_solve::unique(bit, "u", o), std::invalid_argument);
 }
 
 // Every `adequacy ID implied` mark in the spec is the solver's: the rest of the table implies the

@@ -58,6 +58,11 @@ int main(int argc, char** argv) {
   app.add_flag("--by-columns", by_columns,
                "ask the uniqueness question column by column at once (otherwise only where the whole rows give no "
                "answer); a column left is asked alone for a second witness that differs only there");
+  std::vector<std::string> outputs;
+  app.add_option("--outputs", outputs,
+                 "BUS:FIELD,FIELD...: the uniqueness question as a function: these fields of the bus's interactions are "
+                 "outputs, not fixed in the two rows (e.g. alu:r0,r1,r2,r3: is the result determined by the operation "
+                 "and the operands?); may be repeated");
   bool silent = false;
   app.add_flag("--silent-padding", silent,
                "instead of 'implied?', ask of each interaction (of the tables with an is_real column) whether a row "
@@ -215,6 +220,23 @@ int main(int argc, char** argv) {
   options.once = once_of;
   options.interacting = interacting;
   options.by_columns = by_columns;
+  for (const auto& o : outputs) {
+    const size_t colon = o.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == o.size()) {
+      std::fprintf(stderr, "zkrv-air-solve: --outputs takes BUS:FIELD,FIELD..., not '%s'\n", o.c_str());
+      return 64;
+    }
+    auto& fields = options.outputs[o.substr(0, colon)];
+    for (size_t at = colon + 1; at <= o.size();) {
+      const size_t comma = std::min(o.find(',', at), o.size());
+      if (comma == at) {
+        std::fprintf(stderr, "zkrv-air-solve: --outputs '%s' has an empty field name\n", o.c_str());
+        return 64;
+      }
+      fields.insert(o.substr(at, comma - at));
+      at = comma + 1;
+    }
+  }
   if (verbose) options.progress = [](const std::string& line) { std::fprintf(stderr, "  %s\n", line.c_str()); };
   size_t counts[3] = {0, 0, 0};
   bool found = constraint.empty();
@@ -238,7 +260,12 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
       }
     if (constraint.empty() && !no_unique && !padding && at.empty()) {
-      std::printf("%s\n", zkrv::air_solve::format(zkrv::air_solve::unique(spec, t.name, options)).c_str());
+      try {
+        std::printf("%s\n", zkrv::air_solve::format(zkrv::air_solve::unique(spec, t.name, options)).c_str());
+      } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "zkrv-air-solve: %s\n", e.what());
+        return 64;
+      }
       std::fflush(stdout);
     }
   }

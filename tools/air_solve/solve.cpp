@@ -1682,12 +1682,34 @@ size_t lookup_key_fields(const std::string& bus) {
 // rather than by a field.
 bool keyed_by_range(const spec::air::BusInteraction& b) { return b.send && b.bus == "segment" && b.tuple.size() == 4; }
 
+// The fields of an interaction that the uniqueness question leaves free (Options::outputs).
+using Outputs = std::map<std::string, std::set<std::string>>;
+std::set<size_t> output_fields(const spec::air::Spec& spec, const Outputs& outputs, const spec::air::BusInteraction& b) {
+  std::set<size_t> out;
+  const auto it = outputs.find(b.bus);
+  if (it == outputs.end()) return out;
+  const auto* decl = spec.bus(b.bus);
+  for (size_t i = 0; decl && i < decl->fields.size(); ++i)
+    if (it->second.count(decl->fields[i].name)) out.insert(i);
+  return out;
+}
+void check_outputs(const spec::air::Spec& spec, const Outputs& outputs) {
+  for (const auto& [bus, fields] : outputs) {
+    const auto* decl = spec.bus(bus);
+    if (!decl) throw std::invalid_argument("no bus '" + bus + "'");
+    for (const auto& f : fields)
+      if (std::none_of(decl->fields.begin(), decl->fields.end(), [&](const spec::air::BusField& d) { return d.name == f; }))
+        throw std::invalid_argument("bus '" + bus + "' has no field '" + f + "'");
+  }
+}
+
 // One interaction of rows x and y in the same place: the same multiplicity, and where it is not 0
 // the same tuple; for a lookup send, the same values where the keys are the same (a range
 // check's value is not fixed by it: another value in range balances as well, with the lookup
 // table's multiplicities recounted), or for a segment lookup where the ranges meet.
 z3::expr same_interaction(const Encoder& enc, const spec::air::BusInteraction& b, const std::vector<z3::expr>& x,
-                          const std::vector<z3::expr>* nx_x, const std::vector<z3::expr>& y, const std::vector<z3::expr>* nx_y) {
+                          const std::vector<z3::expr>* nx_x, const std::vector<z3::expr>& y, const std::vector<z3::expr>* nx_y,
+                          const std::set<size_t>& outputs = {}) {
   const z3::expr mx = enc.mult(b, x, nx_x), my = enc.mult(b, y, nx_y);
   auto value = [&](size_t i, const std::vector<z3::expr>& r, const std::vector<z3::expr>* nr) {
     return enc.reduced(enc.term(*b.tuple[i], r, nr));
@@ -1699,7 +1721,8 @@ z3::expr same_interaction(const Encoder& enc, const spec::air::BusInteraction& b
   if (by_range) when = when && value(0, x, nx_x) < value(2, y, nx_y) && value(0, y, nx_y) < value(2, x, nx_x);
   for (size_t i = 0; i < keys && i < b.tuple.size(); ++i) when = when && field(i);
   z3::expr same = mx.ctx().bool_val(true);
-  for (size_t i = keys; i < b.tuple.size(); ++i) same = same && field(i);
+  for (size_t i = keys; i < b.tuple.size(); ++i)
+    if (!outputs.count(i)) same = same && field(i);
   return mx == my && z3::implies(when, same);
 }
 
@@ -1981,7 +2004,7 @@ z3::expr same_but_one(const Encoder& enc, const Table& t, const Expr& e, const s
   z3::context& ctx = x.front().ctx();
   std::set<std::string> on_row;
   spec::air::names(e, [&](const std::string& n, bool at_next) {
-    if (at_next == x_next) on_row.insert(n);
+    if (at_next == x_next && t.column_index(n) >= 0) on_row.insert(n);  // a public value is the same on both
   });
   const auto factors = factors_of(e);
   auto col = [&](const std::string& n) { return static_cast<size_t>(t.column_index(n)); };
@@ -2100,6 +2123,28 @@ Poly substitute(const Poly& p, const std::map<int, uint64_t>& value) {
   }
   return r;
 }
+// p with each variable of `sub` replaced by its polynomial (affine ones, in practice); the other
+// variables stay.
+Poly compose(const Poly& p, const std::map<int, Poly>& sub) {
+  Poly r;
+  for (const auto& [m, c] : p) {
+    Poly term{{Mono{}, c}};
+    for (const int v : m) {
+      const auto it = sub.find(v);
+      const Poly factor = it == sub.end() ? Poly{{Mono{v}, 1}} : it->second;
+      Poly next;
+      for (const auto& [ma, ca] : term)
+        for (const auto& [mb, cb] : factor) {
+          Mono mm;
+          std::merge(ma.begin(), ma.end(), mb.begin(), mb.end(), std::back_inserter(mm));
+          add_term(next, mm, field_mul(ca, cb));
+        }
+      term = std::move(next);
+    }
+    for (const auto& [mm, cc] : term) add_term(r, mm, cc);
+  }
+  return r;
+}
 // The part of p's value on x minus its value on y, for p over the row's variables (ids below
 // `row_vars`; the others are the same on both): the coefficient of each variable in `delta`
 // (the columns left), where every monomial that names one is that variable alone; nullopt where
@@ -2116,29 +2161,30 @@ std::optional<std::map<int, uint64_t>> delta_form(const Poly& p, const std::set<
   return out;
 }
 
-// The columns of `left` that the differences show equal in rows x and y of a place of t (the
-// previous row if has_prev, the next row if has_next, shared); unique_by_steps below asks the rest.
-std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const Table& t, bool has_prev, bool has_next,
-                                             bool real, bool interacting, const std::set<std::string>& left,
-                                             const std::set<std::string>& shown_marked, const std::set<std::string>& bits,
-                                             const Carried& carried, unsigned timeout_ms,
-                                             const std::function<void(const std::string&)>& progress) {
-  const int n = static_cast<int>(t.columns.size());
-  auto col = [&](const std::string& name) { return t.column_index(name); };
-  std::map<std::string, int> publics;
-  for (const auto& pub : spec.publics) publics.emplace(pub.name, 2 * n + static_cast<int>(publics.size()));
-  // ids: column c of the row asked about is c; of the other row of the place (previous or next) n + c
+// A place's polynomials, as one row of it sees them: every constraint where it applies to the row
+// (the previous row if has_prev, the next row if has_next), each interaction's multiplicity and
+// tuple (its next row: the place's, or the row itself at the end), each free mark's expression
+// on the row. id(e, is_row) numbers a column reference (is_row: on the row asked about, rather
+// than the place's other row) or a public value.
+struct PlacePolys {
+  struct Bus {
+    const spec::air::BusInteraction* b;
+    std::optional<Poly> mult;
+    std::vector<std::optional<Poly>> tuple;
+  };
+  std::vector<Poly> constraints;
+  std::vector<Bus> buses;
+  std::map<std::string, std::optional<Poly>> unless;
+};
+PlacePolys place_polys(const Table& t, bool has_prev, bool has_next, const std::function<int(const Expr&, bool)>& id) {
   auto placed = [&](bool local_is_row, bool next_is_row) {
     return [&, local_is_row, next_is_row](const Expr& e) {
-      if (e.op == Expr::Op::kPublic) return publics.at(e.name);
-      const bool is_row = e.op == Expr::Op::kNext ? next_is_row : local_is_row;
-      return col(e.name) + (is_row ? 0 : n);
+      return id(e, e.op == Expr::Op::kNext ? next_is_row : local_is_row);
     };
   };
-  // every constraint where it applies to the row, as polynomials (once)
-  std::vector<Poly> constraint_polys;
+  PlacePolys out;
   auto add_constraint = [&](const Expr& e, bool local_is_row, bool next_is_row) {
-    if (auto p = poly_of(e, placed(local_is_row, next_is_row))) constraint_polys.push_back(std::move(*p));
+    if (auto p = poly_of(e, placed(local_is_row, next_is_row))) out.constraints.push_back(std::move(*p));
   };
   for (const auto& c : t.constraints) switch (c.rows) {
       case Rows::kEvery: add_constraint(*c.expr, true, false); break;
@@ -2153,23 +2199,156 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
         if (!has_next) add_constraint(*c.expr, true, false);
         break;
     }
-  // each interaction of the row (its next row: the place's, or the row itself at the end)
-  struct Bus {
-    const spec::air::BusInteraction* b;
-    std::optional<Poly> mult;
-    std::vector<std::optional<Poly>> tuple;
-  };
-  std::vector<Bus> buses;
-  const TableFacts facts{t, nullptr};
   for (const auto& b : t.buses) {
-    Bus out{&b, std::nullopt, {}};
-    if (b.mult) out.mult = poly_of(*b.mult, placed(true, !has_next));
-    else out.mult.emplace().emplace(Mono{}, 1);
-    for (const auto& el : b.tuple) out.tuple.push_back(poly_of(*el, placed(true, !has_next)));
-    buses.push_back(std::move(out));
+    PlacePolys::Bus bus{&b, std::nullopt, {}};
+    if (b.mult) bus.mult = poly_of(*b.mult, placed(true, !has_next));
+    else bus.mult.emplace().emplace(Mono{}, 1);
+    for (const auto& el : b.tuple) bus.tuple.push_back(poly_of(*el, placed(true, !has_next)));
+    out.buses.push_back(std::move(bus));
   }
-  std::map<std::string, std::optional<Poly>> unless;  // each mark's expression on the row
-  for (const auto& m : t.free) unless[m.column] = poly_of(*m.unless, placed(true, !has_next));
+  for (const auto& m : t.free) out.unless[m.column] = poly_of(*m.unless, placed(true, !has_next));
+  return out;
+}
+
+// The cases of a few bits: Z3 lists the assignments of some bit variables (ids) that the
+// polynomials over bits alone allow. A power of a bit is the bit, so each monomial is the
+// conjunction of its bits; with small coefficients (|sum| < p) "p = 0 mod p" is a pseudo-Boolean
+// equation, which Z3 decides by its cardinality reasoning (an if-then-else sum of 15 one-hot
+// selectors already runs out of time as linear arithmetic).
+class BitCases {
+ public:
+  BitCases(const std::map<int, std::string>& bits, unsigned timeout_ms) : cases_(ctx_) {
+    for (const auto& [id, name] : bits) bit_.emplace(id, ctx_.bool_const(("b_" + name).c_str()));
+    z3::params params(ctx_);
+    params.set("timeout", std::min(timeout_ms, 2000u));
+    cases_.set(params);
+  }
+  z3::context& ctx() { return ctx_; }
+  bool over_bits(const Poly& p) const {
+    return std::all_of(p.begin(), p.end(), [&](const auto& mc) {
+      return std::all_of(mc.first.begin(), mc.first.end(), [&](int v) { return bit_.count(v) > 0; });
+    });
+  }
+  const z3::expr& bit(int id) const { return bit_.at(id); }
+  // p = 0 mod p, for p over bits
+  z3::expr zero_mod_p(const Poly& p) {
+    std::map<std::set<int>, int64_t> terms;
+    for (const auto& [m, c] : p) terms[std::set<int>(m.begin(), m.end())] += signed_value(c);
+    int64_t constant = 0;
+    double magnitude = 0;
+    z3::expr_vector es(ctx_);
+    std::vector<int> coeffs;
+    bool small = true;
+    for (const auto& [m, k] : terms) {
+      if (k == 0) continue;
+      magnitude += std::fabs(static_cast<double>(k));
+      if (m.empty()) {
+        constant += k;
+        continue;
+      }
+      if (std::llabs(k) >= (int64_t{1} << 30)) small = false;
+      z3::expr all = ctx_.bool_val(true);
+      for (const int v : m) all = all && bit_.at(v);
+      es.push_back(all);
+      coeffs.push_back(static_cast<int>(k));
+    }
+    if (small && magnitude < 0x1p30) return es.empty() ? ctx_.bool_val(constant == 0) : z3::pbeq(es, coeffs.data(), static_cast<int>(-constant));
+    z3::expr v = ctx_.int_val(constant);  // otherwise as a sum, with the multiples of p it may reach
+    for (unsigned i = 0; i < es.size(); ++i) v = v + z3::ite(es[i], ctx_.int_val(coeffs[i]), ctx_.int_val(0));
+    z3::expr any = ctx_.bool_val(false);
+    for (double k = -std::ceil(magnitude / kPDouble) - 1; k <= std::ceil(magnitude / kPDouble) + 1; ++k)
+      any = any || v == ctx_.int_val(static_cast<int64_t>(k)) * ctx_.int_val(kP);
+    return any;
+  }
+  void require(const z3::expr& e) { cases_.add(e); }
+  // the assignments of `split` that what is required allows; nullopt, with `why`, where Z3 has no
+  // answer or there are more than `cap`
+  std::optional<std::vector<std::map<int, uint64_t>>> each(const std::set<int>& split, size_t cap, std::string& why) {
+    std::vector<std::map<int, uint64_t>> out;
+    for (;;) {
+      const z3::check_result r = cases_.check();
+      if (r == z3::unknown || out.size() >= cap) {
+        why = r == z3::unknown ? "no answer on the cases: " + cases_.reason_unknown() : "over " + std::to_string(cap) + " cases";
+        return std::nullopt;
+      }
+      if (r == z3::unsat) return out;
+      const z3::model m = cases_.get_model();
+      std::map<int, uint64_t> one;
+      z3::expr other = ctx_.bool_val(false);
+      for (const int v : split) {
+        const bool on = m.eval(bit_.at(v), true).is_true();
+        one[v] = on ? 1 : 0;
+        other = other || (on ? !bit_.at(v) : bit_.at(v));
+      }
+      out.push_back(std::move(one));
+      cases_.add(other);
+      if (split.empty()) return out;
+    }
+  }
+
+ private:
+  z3::context ctx_;
+  std::map<int, z3::expr> bit_;
+  z3::solver cases_;
+};
+
+// The columns of `left` that the differences show equal in rows x and y of a place of t (the
+// previous row if has_prev, the next row if has_next, shared); unique_by_steps below asks the rest.
+std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const Table& t, bool has_prev, bool has_next,
+                                             bool real, bool interacting, const std::set<std::string>& left,
+                                             const std::set<std::string>& shown_marked, const std::set<std::string>& bits,
+                                             const Carried& carried, const Outputs& outputs, unsigned timeout_ms,
+                                             const std::function<void(const std::string&)>& progress) {
+  const int n = static_cast<int>(t.columns.size());
+  auto col = [&](const std::string& name) { return t.column_index(name); };
+  std::map<std::string, int> publics;
+  for (const auto& pub : spec.publics) publics.emplace(pub.name, 2 * n + static_cast<int>(publics.size()));
+  // ids: column c of the row asked about is c; of the other row of the place (previous or next) n + c
+  const PlacePolys pp = place_polys(t, has_prev, has_next, [&](const Expr& e, bool is_row) {
+    return e.op == Expr::Op::kPublic ? publics.at(e.name) : col(e.name) + (is_row ? 0 : n);
+  });
+  const auto& constraint_polys = pp.constraints;
+  const auto& buses = pp.buses;
+  const auto& unless = pp.unless;
+  using Bus = PlacePolys::Bus;
+  const TableFacts facts{t, nullptr};
+  // the columns that a constraint on the row defines from bits (mo1 = (f_load + f_store) (i12 +
+  // i13 - i12 i13), mo3 = mo2): v - g with v in no other term, g over bits and columns defined
+  // before; in dependency order. Where v is shown equal, a case of g's bits fixes its value.
+  std::vector<std::pair<int, Poly>> defs;
+  {
+    std::set<int> known;
+    for (const auto& name : bits) known.insert(col(name));
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const auto& p : constraint_polys) {
+        std::map<int, int> uses;  // variable -> the terms that name it
+        bool on_row = true;
+        for (const auto& [m, c] : p)
+          for (const int v : std::set<int>(m.begin(), m.end())) uses[v]++, on_row = on_row && v < n;
+        if (!on_row) continue;
+        for (const auto& [v, k] : uses) {
+          const auto it = p.find(Mono{v});
+          if (k != 1 || known.count(v) || it == p.end() || (it->second != 1 && it->second != kPValue - 1)) continue;
+          if (!std::all_of(uses.begin(), uses.end(), [&](const auto& u) { return u.first == v || known.count(u.first); })) continue;
+          Poly g;  // v = -(p - c v) / c, c = +-1
+          for (const auto& [m, c] : p)
+            if (m != Mono{v}) add_term(g, m, it->second == 1 ? field_neg(c) : c);
+          defs.emplace_back(v, std::move(g));
+          known.insert(v);
+          grew = true;
+          break;
+        }
+      }
+    }
+  }
+  // the bits under a defined column (through the columns it is defined from)
+  std::map<int, std::set<int>> under;
+  for (const auto& [v, g] : defs)
+    for (const auto& [m, c] : g)
+      for (const int w : m)
+        if (const auto it = under.find(w); it != under.end()) under[v].insert(it->second.begin(), it->second.end());
+        else under[v].insert(w);
 
   std::set<std::string> open = left, settled;
   for (bool grew = true; grew && !open.empty();) {
@@ -2186,8 +2365,13 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
     auto note = [&](const Poly& p, bool all) {
       for (const auto& [m, c] : p) {
         const bool names = all || std::any_of(m.begin(), m.end(), [&](int v) { return delta.count(v) > 0; });
-        for (const int v : m)
-          if (names && v < n && !delta.count(v) && bits.count(t.columns[static_cast<size_t>(v)].name)) split.insert(v);
+        for (const int v : m) {
+          if (!names || v >= n || delta.count(v)) continue;
+          if (bits.count(t.columns[static_cast<size_t>(v)].name)) split.insert(v);
+          else if (const auto it = under.find(v); it != under.end() && it->second.size() <= 4)  // a defined column: its few bits
+            for (const int w : it->second)
+              if (!delta.count(w)) split.insert(w);
+        }
       }
     };
     for (const auto& p : constraint_polys) note(p, false);
@@ -2199,94 +2383,40 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
     for (const auto& [name, p] : unless)
       if (p) note(*p, true);
     // the cases that the constraints on bits alone allow (with the row interacting, and real)
-    z3::context ctx;
-    std::vector<z3::expr> bit(static_cast<size_t>(n), ctx.bool_val(false));
+    std::map<int, std::string> bit_names;
+    for (const auto& name : bits) bit_names.emplace(col(name), name);
     std::set<int> bit_ids;
-    for (const auto& name : bits) {
-      const int c = col(name);
-      bit[static_cast<size_t>(c)] = ctx.bool_const(("b_" + name).c_str());
-      bit_ids.insert(c);
-    }
-    auto over_bits = [&](const Poly& p) {
-      return std::all_of(p.begin(), p.end(), [&](const auto& mc) {
-        return std::all_of(mc.first.begin(), mc.first.end(), [&](int v) { return bit_ids.count(v) > 0; });
-      });
-    };
-    // p = 0 mod p over bits. A power of a bit is the bit, so each monomial is the conjunction of
-    // its bits; with small coefficients (|sum| < p) that is a pseudo-Boolean equation, which Z3
-    // decides by its cardinality reasoning (an if-then-else sum of 15 one-hot selectors already
-    // runs out of time as linear arithmetic)
-    auto zero_mod_p = [&](const Poly& p) {
-      std::map<std::set<int>, int64_t> terms;
-      for (const auto& [m, c] : p) terms[std::set<int>(m.begin(), m.end())] += signed_value(c);
-      int64_t constant = 0;
-      double magnitude = 0;
-      z3::expr_vector es(ctx);
-      std::vector<int> coeffs;
-      bool small = true;
-      for (const auto& [m, k] : terms) {
-        if (k == 0) continue;
-        magnitude += std::fabs(static_cast<double>(k));
-        if (m.empty()) {
-          constant += k;
-          continue;
-        }
-        if (std::llabs(k) >= (int64_t{1} << 30)) small = false;
-        z3::expr all = ctx.bool_val(true);
-        for (const int v : m) all = all && bit[static_cast<size_t>(v)];
-        es.push_back(all);
-        coeffs.push_back(static_cast<int>(k));
-      }
-      if (small && magnitude < 0x1p30) return es.empty() ? ctx.bool_val(constant == 0) : z3::pbeq(es, coeffs.data(), static_cast<int>(-constant));
-      z3::expr v = ctx.int_val(constant);  // otherwise as a sum, with the multiples of p it may reach
-      for (unsigned i = 0; i < es.size(); ++i) v = v + z3::ite(es[i], ctx.int_val(coeffs[i]), ctx.int_val(0));
-      z3::expr any = ctx.bool_val(false);
-      for (double k = -std::ceil(magnitude / kPDouble) - 1; k <= std::ceil(magnitude / kPDouble) + 1; ++k)
-        any = any || v == ctx.int_val(static_cast<int64_t>(k)) * ctx.int_val(kP);
-      return any;
-    };
-    z3::solver cases(ctx);
+    for (const auto& [id, name] : bit_names) bit_ids.insert(id);
+    BitCases cases(bit_names, timeout_ms);
+    z3::context& ctx = cases.ctx();
     z3::params params(ctx);
     params.set("timeout", std::min(timeout_ms, 2000u));
-    cases.set(params);
     for (const auto& p : constraint_polys)
-      if (over_bits(p) && std::all_of(p.begin(), p.end(), [&](const auto& mc) {
-            return std::all_of(mc.first.begin(), mc.first.end(), [&](int v) { return v < n; });
-          }))
-        cases.add(zero_mod_p(p));
-    if (real && t.column_index("is_real") >= 0 && bits.count("is_real")) cases.add(bit[static_cast<size_t>(col("is_real"))]);
+      if (cases.over_bits(p)) cases.require(cases.zero_mod_p(p));
+    if (real && t.column_index("is_real") >= 0 && bits.count("is_real")) cases.require(cases.bit(col("is_real")));
     if (interacting) {  // some interaction but a lookup send has a multiplicity that is not 0
       z3::expr any = ctx.bool_val(false);
       for (const auto& b : buses) {
         if (is_lookup(b.b->bus) && b.b->send) continue;
-        if (!b.mult || !over_bits(*b.mult)) {
+        if (!b.mult || !cases.over_bits(*b.mult)) {
           any = ctx.bool_val(true);
           break;
         }
-        any = any || !zero_mod_p(*b.mult);
+        any = any || !cases.zero_mod_p(*b.mult);
       }
-      cases.add(any);
+      cases.require(any);
     }
-    std::vector<std::map<int, uint64_t>> each;
-    for (;;) {
-      const z3::check_result r = cases.check();
-      if (r == z3::unknown || each.size() >= 512) {  // too many cases: nothing more shown this way
-        if (progress) progress(t.name + ": differences: " + (r == z3::unknown ? "no answer on the cases: " + cases.reason_unknown() : "over 512 cases") + " (" + std::to_string(split.size()) + " bits split)");
-        return settled;
+    std::string why;
+    const auto listed = cases.each(split, 512, why);
+    if (!listed) {  // too many cases: nothing more shown this way
+      if (progress) {
+        std::string names;
+        for (const int v : split) names += " " + t.columns[static_cast<size_t>(v)].name;
+        progress(t.name + ": differences: " + why + " (" + std::to_string(split.size()) + " bits split:" + names + ")");
       }
-      if (r == z3::unsat) break;
-      const z3::model m = cases.get_model();
-      std::map<int, uint64_t> one;
-      z3::expr other = ctx.bool_val(false);
-      for (const int v : split) {
-        const bool on = m.eval(bit[static_cast<size_t>(v)], true).is_true();
-        one[v] = on ? 1 : 0;
-        other = other || (on ? !bit[static_cast<size_t>(v)] : bit[static_cast<size_t>(v)]);
-      }
-      each.push_back(std::move(one));
-      cases.add(other);
-      if (split.empty()) break;
+      return settled;
     }
+    const auto& each = *listed;
     if (progress) {
       std::string names;
       for (const int v : split) names += " " + t.columns[static_cast<size_t>(v)].name;
@@ -2294,8 +2424,12 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
     }
     // each case: the differences' equations over small integers
     std::set<std::string> candidates = open;
-    for (const auto& value : each) {
+    for (std::map<int, uint64_t> value : each) {
       if (candidates.empty()) break;
+      for (const auto& [v, g] : defs)  // the defined columns shown equal that this case fixes
+        if (!delta.count(v))
+          if (const Poly k = substitute(g, value); k.empty() || (k.size() == 1 && k.begin()->first.empty()))
+            value[v] = k.empty() ? 0 : k.begin()->second;
       z3::solver s(ctx);
       s.set(params);
       std::set<int> d = delta;
@@ -2354,9 +2488,11 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
         // the same tuple where the multiplicity is not 0; for a lookup send, given the same key
         if (keyed_by_range(bi)) continue;
         const size_t keys = bi.send ? lookup_key_fields(bi.bus) : 0;
+        const std::set<size_t> outs = output_fields(spec, outputs, bi);
         std::vector<std::map<int, uint64_t>> key, rest;
         bool ok = true;
         for (size_t i = 0; i < bi.tuple.size() && ok; ++i) {
+          if (i >= keys && outs.count(i)) continue;  // an output: not fixed
           const auto f = b.tuple[i] ? delta_form(substitute(*b.tuple[i], value), d) : std::nullopt;
           if (!f) ok = i >= keys;  // a field that says nothing: only a key's absence spoils the rest
           else (i < keys ? key : rest).push_back(*f);
@@ -2416,6 +2552,230 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
     for (const auto& name : candidates) settled.insert(name), open.erase(name), grew = true;
   }
   return settled;
+}
+
+// The value question. Where the differences say nothing (the kind of a syscall follows from its
+// number only through values: k_random = 1 fixes n0 and n1, hence p4 = 0, which other_number
+// forbids on a row with k_other = 1), the bits that are left are split on both rows: every
+// assignment of the open bit columns of x and of y, and of the bits shown equal that a constraint
+// on an open column names, that the constraints over bits allow. In each case the field's unit
+// propagation runs on both rows' constraints and on their interactions (the same multiplicity;
+// the same tuple where it is a nonzero constant, for the interactions that are not lookups):
+//   - an equation a v + c = 0 with a != 0 fixes v = -c / a (p is prime);
+//   - a linear equation whose terms all have one sign, over variables with bounds (bits, the
+//     range-checked columns of active lookups, the carried bounds of active interactions) that
+//     keep the integer sum below p, is an equation over the integers: every term is 0 (or, with
+//     a constant of that sign, no solution);
+//   - a constant that is not 0, or a value outside its bound, is no case.
+// Every step is a consequence of the constraints, so a case left without a solution has none;
+// a column whose values on x and y come out equal in every case left (or that its mark does not
+// ask there) is shown equal. Nothing else is shown (a relaxation, as the differences are).
+std::set<std::string> settled_by_values(const spec::air::Spec& spec, const Table& t, bool has_prev, bool has_next, bool real,
+                                        bool interacting, const std::set<std::string>& left,
+                                        const std::set<std::string>& bits, const Carried& carried, const Outputs& outputs,
+                                        unsigned timeout_ms, const std::function<void(const std::string&)>& progress) {
+  const int n = static_cast<int>(t.columns.size());
+  auto col = [&](const std::string& name) { return t.column_index(name); };
+  // ids: on x, column c is c; on y, c where it is shown equal (and unmarked), n + c where it is
+  // open or marked (a marked column is equal only where it is asked); the place's other row
+  // 2n + c; public values from 3n
+  std::set<int> own;  // the columns with a variable of their own on y
+  for (const auto& name : left) own.insert(col(name));
+  for (const auto& m : t.free) own.insert(col(m.column));
+  std::map<std::string, int> publics;
+  for (const auto& pub : spec.publics) publics.emplace(pub.name, 3 * n + static_cast<int>(publics.size()));
+  auto id_on = [&](bool on_y) {
+    return [&, on_y](const Expr& e, bool is_row) {
+      if (e.op == Expr::Op::kPublic) return publics.at(e.name);
+      const int c = col(e.name);
+      if (!is_row) return 2 * n + c;
+      return on_y && own.count(c) ? n + c : c;
+    };
+  };
+  const PlacePolys px = place_polys(t, has_prev, has_next, id_on(false)), py = place_polys(t, has_prev, has_next, id_on(true));
+  // what holds: both rows' constraints, and their interactions' equal multiplicities
+  std::vector<Poly> holds = px.constraints;
+  holds.insert(holds.end(), py.constraints.begin(), py.constraints.end());
+  auto minus = [](Poly a, const Poly& b) {
+    for (const auto& [m, c] : b) add_term(a, m, field_neg(c));
+    return a;
+  };
+  for (size_t j = 0; j < px.buses.size(); ++j)
+    if (px.buses[j].mult && py.buses[j].mult) holds.push_back(minus(*px.buses[j].mult, *py.buses[j].mult));
+  // the bits: the open and the marked bit columns on both rows, the rest on x (shared)
+  std::map<int, std::string> bit_names;
+  for (const auto& name : bits) {
+    bit_names.emplace(col(name), name);
+    if (own.count(col(name))) bit_names.emplace(n + col(name), name + "#2");
+  }
+  std::set<int> split;  // the open bits on both rows, and the shared bits of the constraints that name an open column
+  std::set<int> open_ids;
+  for (const auto& name : left) open_ids.insert(col(name)), open_ids.insert(n + col(name));
+  for (const auto& p : holds) {
+    const bool names = std::any_of(p.begin(), p.end(), [&](const auto& mc) {
+      return std::any_of(mc.first.begin(), mc.first.end(), [&](int v) { return open_ids.count(v) > 0; });
+    });
+    if (!names) continue;
+    for (const auto& [m, c] : p)
+      for (const int v : m)
+        if (bit_names.count(v) && (open_ids.count(v) || v < n)) split.insert(v);
+  }
+  BitCases cases(bit_names, timeout_ms);
+  z3::context& ctx = cases.ctx();
+  for (const auto& p : holds)
+    if (cases.over_bits(p)) cases.require(cases.zero_mod_p(p));
+  if (real && col("is_real") >= 0 && bits.count("is_real")) cases.require(cases.bit(col("is_real")));
+  if (interacting) {  // the multiplicities are the same on both rows: x interacts
+    z3::expr any = ctx.bool_val(false);
+    for (const auto& b : px.buses) {
+      if (is_lookup(b.b->bus) && b.b->send) continue;
+      if (!b.mult || !cases.over_bits(*b.mult)) {
+        any = ctx.bool_val(true);
+        break;
+      }
+      any = any || !cases.zero_mod_p(*b.mult);
+    }
+    cases.require(any);
+  }
+  std::string why;
+  const auto listed = cases.each(split, 256, why);
+  if (!listed) {
+    if (progress) progress(t.name + ": values: " + why + " (" + std::to_string(split.size()) + " bits split)");
+    return {};
+  }
+  // the bounds that hold on each row where its interactions are active (as the differences take them)
+  const TableFacts facts{t, nullptr};
+  auto bounds_in = [&](const PlacePolys& pp, const std::map<int, uint64_t>& value, std::map<int, double>& bound) {
+    for (const auto& [id, name] : bit_names) bound[id] = 2;
+    for (const auto& b : pp.buses) {
+      if (!b.mult) continue;
+      const Poly m = substitute(*b.mult, value);
+      if (!(m.size() == 1 && m.begin()->first.empty())) continue;  // not a nonzero constant
+      const auto& bi = *b.b;
+      if (bi.mult && !facts.nonnegative(*bi.mult)) continue;
+      for (size_t i = 0; i < bi.tuple.size(); ++i) {
+        uint64_t k = 0;
+        if (bi.send && (bi.bus == "byte" || bi.bus == "and8")) k = 256;
+        else if (bi.send && bi.bus == "range16") k = 65536;
+        else if (const auto it = carried.find(std::make_tuple(bi.bus, bi.send, i)); it != carried.end() && !is_lookup(bi.bus)) k = it->second;
+        if (!k || k == kNoBound || bi.tuple[i]->op != Expr::Op::kColumn || !b.tuple[i] || b.tuple[i]->size() != 1) continue;
+        const Mono& mono = b.tuple[i]->begin()->first;
+        if (mono.size() != 1 || b.tuple[i]->begin()->second != 1) continue;
+        auto [it, fresh] = bound.emplace(mono[0], static_cast<double>(k));
+        if (!fresh) it->second = std::min(it->second, static_cast<double>(k));
+      }
+    }
+  };
+  // one case: propagate; false where it has no solution. `sub` holds what each variable that is
+  // solved for is, an affine form of the variables that are not (a constant where it is fixed)
+  auto propagate = [&](std::map<int, Poly>& sub) {
+    auto reduce = [&](const Poly& p) { return compose(p, sub); };
+    auto solve_for = [&](int v, const Poly& q) {  // q = a v + rest = 0, q reduced and affine: v = -rest / a
+      const uint64_t inv = field_inverse(q.at(Mono{v}));
+      Poly form;
+      for (const auto& [m, c] : q)
+        if (m != Mono{v}) add_term(form, m, field_neg(field_mul(c, inv)));
+      const std::map<int, Poly> one{{v, form}};
+      for (auto& [w, f] : sub) f = compose(f, one);
+      sub[v] = std::move(form);
+    };
+    for (;;) {
+      // the values fixed so far (for the multiplicities) and the bounds they make hold
+      std::map<int, uint64_t> value;
+      for (const auto& [v, f] : sub)
+        if (f.empty()) value[v] = 0;
+        else if (f.size() == 1 && f.begin()->first.empty()) value[v] = f.begin()->second;
+      std::map<int, double> bound;
+      bounds_in(px, value, bound);
+      bounds_in(py, value, bound);
+      for (const auto& [v, k] : value)
+        if (const auto it = bound.find(v); it != bound.end() && static_cast<double>(k) >= it->second) return false;
+      // what holds: the equations, and the tuples of the interactions active on both rows (not lookups)
+      std::vector<Poly> all;
+      for (const auto& p : holds) all.push_back(reduce(p));
+      for (size_t j = 0; j < px.buses.size(); ++j) {
+        const auto& bx = px.buses[j];
+        if (!bx.mult || is_lookup(bx.b->bus)) continue;
+        const Poly m = substitute(*bx.mult, value);
+        if (!(m.size() == 1 && m.begin()->first.empty())) continue;
+        const std::set<size_t> outs = output_fields(spec, outputs, *bx.b);
+        for (size_t i = 0; i < bx.tuple.size(); ++i)
+          if (bx.tuple[i] && py.buses[j].tuple[i] && !outs.count(i)) all.push_back(reduce(minus(*bx.tuple[i], *py.buses[j].tuple[i])));
+      }
+      auto affine = [](const Poly& q) { return std::all_of(q.begin(), q.end(), [](const auto& mc) { return mc.first.size() <= 1; }); };
+      // a nonzero constant: no solution; one variable: its value
+      bool done = false;
+      for (const auto& q : all) {
+        if (q.size() == 1 && q.begin()->first.empty()) return false;
+        if (!q.empty() && affine(q) && q.size() <= 2 && !q.rbegin()->first.empty() && (q.size() == 1 || q.begin()->first.empty())) {
+          solve_for(q.rbegin()->first[0], q);
+          done = true;
+          break;
+        }
+      }
+      if (done) continue;
+      // one sign, bounded: an equation over the integers
+      for (const auto& q : all) {
+        if (q.empty() || !affine(q)) continue;
+        uint64_t constant = 0;
+        if (const auto it = q.find(Mono{}); it != q.end()) constant = it->second;
+        double reach = std::fabs(static_cast<double>(signed_value(constant)));
+        int sign = signed_value(constant) > 0 ? 1 : signed_value(constant) < 0 ? -1 : 0;
+        bool same_sign = true;
+        for (const auto& [m, c] : q) {
+          if (m.empty()) continue;
+          const int64_t k = signed_value(c);
+          const auto it = bound.find(m[0]);
+          const int s = k > 0 ? 1 : -1;
+          if (it == bound.end() || (sign != 0 && s != sign)) {
+            same_sign = false;
+            break;
+          }
+          sign = s;
+          reach += std::fabs(static_cast<double>(k)) * (it->second - 1);
+        }
+        if (!same_sign || reach >= kPDouble / 2) continue;
+        if (constant != 0) return false;  // a sum of terms of one sign, not 0, is not 0
+        for (const auto& [m, c] : q)
+          if (!m.empty()) solve_for(m[0], Poly{{m, 1}});
+        done = true;
+        break;
+      }
+      if (done) continue;
+      // an affine equation in several variables: solve it for one (the newest)
+      for (const auto& q : all)
+        if (!q.empty() && affine(q)) {
+          solve_for(q.rbegin()->first[0], q);
+          done = true;
+          break;
+        }
+      if (!done) return true;
+    }
+  };
+  std::set<std::string> candidates = left;
+  size_t impossible = 0;
+  for (const auto& one : *listed) {
+    std::map<int, Poly> sub;
+    for (const auto& [v, k] : one) sub[v] = k ? Poly{{Mono{}, k}} : Poly{};
+    if (!propagate(sub)) {
+      ++impossible;
+      continue;
+    }
+    for (auto it = candidates.begin(); it != candidates.end();) {
+      const int c = col(*it);
+      bool equal = compose(Poly{{Mono{c}, 1}}, sub) == compose(Poly{{Mono{n + c}, 1}}, sub);
+      if (const auto m = px.unless.find(*it); !equal && m != px.unless.end() && m->second)
+        equal = compose(*m->second, sub).empty();  // not asked in this case
+      it = equal ? std::next(it) : candidates.erase(it);
+    }
+  }
+  if (progress) {
+    std::string names;
+    for (const int v : split) names += " " + bit_names.at(v);
+    progress(t.name + ": values: " + std::to_string(listed->size()) + " cases of" + names + ", " + std::to_string(impossible) +
+             " without a solution; shown equal: " + std::to_string(candidates.size()));
+  }
+  return candidates;
 }
 
 struct Steps {
@@ -2489,7 +2849,8 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
     one[j] = true;
     const z3::expr mx = enc.mult(b, x, nx_x);
     if (!is_lookup(b.bus) || !b.send) interacts = interacts || mx != 0;
-    b_item.push_back(same_interaction(enc, b, x, nx_x, y, nx_y) && enc.lookups(x, nx_x, &one) && enc.lookups(y, nx_y, &one));
+    b_item.push_back(same_interaction(enc, b, x, nx_x, y, nx_y, output_fields(spec, options.outputs, b)) && enc.lookups(x, nx_x, &one) &&
+                     enc.lookups(y, nx_y, &one));
   }
   z3::solver s(ctx);
   z3::params params(ctx);
@@ -2578,8 +2939,12 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
     for (const auto& m : t.free)
       if (!left.count(m.column)) shown_marked.insert(m.column);
     for (const auto& n : settled_by_differences(spec, t, has_prev, has_next, real, options.interacting, left, shown_marked, bits,
-                                                carried, options.timeout_ms, options.progress))
+                                                carried, options.outputs, options.timeout_ms, options.progress))
       settled(n);
+    if (left.size() == before)  // then the values, case by case
+      for (const auto& n : settled_by_values(spec, t, has_prev, has_next, real, options.interacting, left, bits, carried,
+                                             options.outputs, options.timeout_ms, options.progress))
+        settled(n);
     if (options.progress) options.progress(t.name + ": " + std::to_string(left.size()) + " columns left after the differences");
     if (left.size() < before) {
       progress = true;
@@ -2654,6 +3019,7 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
 
 Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const Options& options) {
   const Table& t = find_table(spec, table);
+  check_outputs(spec, options.outputs);
   Timer timer;
   Uniqueness u{table, Verdict::kImplied, 0, {}, {}, {}, {}};
   for (const auto& m : t.free) u.but += (u.but.empty() ? "" : "; ") + m.column + " unless " + spec::air::to_string(*m.unless);
@@ -2698,7 +3064,7 @@ Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const O
     z3::expr interacts = ctx.bool_val(false);
     for (const auto& b : t.buses) {
       if (!is_lookup(b.bus) || !b.send) interacts = interacts || enc.mult(b, x, nx_x) != 0;
-      s.add(same_interaction(enc, b, x, nx_x, y, nx_y));
+      s.add(same_interaction(enc, b, x, nx_x, y, nx_y, output_fields(spec, options.outputs, b)));
     }
     if (options.interacting) s.add(interacts);
     // preprocessed columns are the verifier's: the same in both; a main column may differ

@@ -30,6 +30,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -78,6 +80,12 @@ struct Options {
   // interactions that name it, given those shown equal; columns left are asked alone for a
   // second witness that differs only there
   bool by_columns = false;
+  // the uniqueness question as a function: the fields named here (bus -> field names of its
+  // busdef, e.g. alu -> r0..r3) are outputs, which it does not fix in the interactions of the
+  // two rows (the multiplicity and the other fields it does): "unique" then says that the
+  // table's outputs follow from its inputs, not only its witness from its tuples. Unknown names
+  // throw std::invalid_argument.
+  std::map<std::string, std::set<std::string>> outputs;
 };
 
 // Is constraint `id` of `table` implied by the table's other constraints (see above)?
