@@ -2261,6 +2261,22 @@ class BitCases {
     return any;
   }
   void require(const z3::expr& e) { cases_.add(e); }
+  // the row is real (is_real, the id of a bit, is 1; -1: not asked) and, with `interacting`,
+  // some interaction but a lookup send has a multiplicity that is not 0
+  void require_row(int is_real, bool interacting, const std::vector<PlacePolys::Bus>& buses) {
+    if (is_real >= 0) require(bit(is_real));
+    if (!interacting) return;
+    z3::expr any = ctx_.bool_val(false);
+    for (const auto& b : buses) {
+      if (is_lookup(b.b->bus) && b.b->send) continue;
+      if (!b.mult || !over_bits(*b.mult)) {
+        any = ctx_.bool_val(true);
+        break;
+      }
+      any = any || !zero_mod_p(*b.mult);
+    }
+    require(any);
+  }
   // the assignments of `split` that what is required allows; nullopt, with `why`, where Z3 has no
   // answer or there are more than `cap`
   std::optional<std::vector<std::map<int, uint64_t>>> each(const std::set<int>& split, size_t cap, std::string& why) {
@@ -2393,19 +2409,7 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
     params.set("timeout", std::min(timeout_ms, 2000u));
     for (const auto& p : constraint_polys)
       if (cases.over_bits(p)) cases.require(cases.zero_mod_p(p));
-    if (real && t.column_index("is_real") >= 0 && bits.count("is_real")) cases.require(cases.bit(col("is_real")));
-    if (interacting) {  // some interaction but a lookup send has a multiplicity that is not 0
-      z3::expr any = ctx.bool_val(false);
-      for (const auto& b : buses) {
-        if (is_lookup(b.b->bus) && b.b->send) continue;
-        if (!b.mult || !cases.over_bits(*b.mult)) {
-          any = ctx.bool_val(true);
-          break;
-        }
-        any = any || !cases.zero_mod_p(*b.mult);
-      }
-      cases.require(any);
-    }
+    cases.require_row(real && t.column_index("is_real") >= 0 && bits.count("is_real") ? col("is_real") : -1, interacting, buses);
     std::string why;
     const auto listed = cases.each(split, 512, why);
     if (!listed) {  // too many cases: nothing more shown this way
@@ -2620,23 +2624,15 @@ std::set<std::string> settled_by_values(const spec::air::Spec& spec, const Table
       for (const int v : m)
         if (bit_names.count(v) && (open_ids.count(v) || v < n)) split.insert(v);
   }
+  if (split.size() > 20) {  // more cases than the cap allows, as a rule: not worth listing them
+    if (progress) progress(t.name + ": values: " + std::to_string(split.size()) + " bits to split, not asked");
+    return {};
+  }
   BitCases cases(bit_names, timeout_ms);
-  z3::context& ctx = cases.ctx();
   for (const auto& p : holds)
     if (cases.over_bits(p)) cases.require(cases.zero_mod_p(p));
-  if (real && col("is_real") >= 0 && bits.count("is_real")) cases.require(cases.bit(col("is_real")));
-  if (interacting) {  // the multiplicities are the same on both rows: x interacts
-    z3::expr any = ctx.bool_val(false);
-    for (const auto& b : px.buses) {
-      if (is_lookup(b.b->bus) && b.b->send) continue;
-      if (!b.mult || !cases.over_bits(*b.mult)) {
-        any = ctx.bool_val(true);
-        break;
-      }
-      any = any || !cases.zero_mod_p(*b.mult);
-    }
-    cases.require(any);
-  }
+  // (the multiplicities are the same on both rows: x interacts where y does)
+  cases.require_row(real && col("is_real") >= 0 && bits.count("is_real") ? col("is_real") : -1, interacting, px.buses);
   std::string why;
   const auto listed = cases.each(split, 256, why);
   if (!listed) {
