@@ -725,6 +725,29 @@ TEST(AirSolve, AnOutputThatTheInputsDoNotFixIsASecondWitness) {
   EXPECT_EQ(twice.verdict, Verdict::kImplied) << air_solve::format(twice);
   o.by_columns = true;  // the column-by-column steps leave the output free too
   EXPECT_EQ(air_solve::unique(bit, "u", o).verdict, Verdict::kAttack);
+  // A table that asks: it receives a on another bus (its input) and sends the request (a + 1, r)
+  // on ar. The request is its own (not fixed), the answer r follows from the request (the
+  // receiving table's question): unique. A request field b that nothing fixes is a witness.
+  auto asking = [](const std::string& request, const std::string& more) {
+    std::vector<spec::air::SourceFile> files = {
+        {"air.md", "```zkrv\nmax_degree 3\nbusdef ar (a: field, r: field)\nbusdef ins (a: field)\n```\n"},
+        {"s.md", "```zkrv\ntable s\ncolumn a preprocessed field \"a\"\ncolumn r preprocessed field \"r\"\n"
+                 "bus s:b:out send ins (a)\nbus s:b:answer receive ar (a, r)\n```\n"},
+        {"v.md", "```zkrv\ntable v\ncolumn is_real main bit \"r\"\ncolumn a main field \"a\"\ncolumn b main field \"b\"\n"
+                 "column r main field \"r\"\nconstraint v:c:real_bit every: is_real * (is_real - 1)\n"
+                 "constraint v:c:r_bit every: r * (r - 1)\n" + more + "bus v:b:in receive ins (a) mult is_real\n"
+                 "bus v:b:ask send ar (" + request + ", r) mult is_real\n```\n"}};
+    auto r = spec::air::load_spec(files);
+    if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
+    return std::move(*r.spec);
+  };
+  for (const bool by_columns : {false, true}) {
+    o.by_columns = by_columns;
+    const auto asked = air_solve::unique(asking("a + 1", "constraint v:c:b every: b - a\n"), "v", o);
+    EXPECT_EQ(asked.verdict, Verdict::kImplied) << air_solve::format(asked);
+    const auto own = air_solve::unique(asking("b", "constraint v:c:b_bit every: b * (b - 1)\n"), "v", o);
+    EXPECT_EQ(own.verdict, Verdict::kAttack) << air_solve::format(own);
+  }
   o.outputs = {{"ar", {"x"}}};
   EXPECT_THROW(air_solve::unique(bit, "u", o), std::invalid_argument);
   o.outputs = {{"nosuch", {"r"}}};

@@ -1707,22 +1707,34 @@ void check_outputs(const spec::air::Spec& spec, const Outputs& outputs) {
 // the same tuple; for a lookup send, the same values where the keys are the same (a range
 // check's value is not fixed by it: another value in range balances as well, with the lookup
 // table's multiplicities recounted), or for a segment lookup where the ranges meet.
+// As a function (`functional`, Options::outputs; `outputs` the output fields of this
+// interaction's bus): a receive keeps its multiplicity and its fields but the outputs (the
+// request it answers); a send is the row's own, so neither its multiplicity nor its fields are
+// fixed, but where both rows send with the same other fields the outputs are the same (the
+// receiving table answers as a function, which the same question asks of it), and a lookup
+// send's rest follows from its keys where both are active.
 z3::expr same_interaction(const Encoder& enc, const spec::air::BusInteraction& b, const std::vector<z3::expr>& x,
                           const std::vector<z3::expr>* nx_x, const std::vector<z3::expr>& y, const std::vector<z3::expr>* nx_y,
-                          const std::set<size_t>& outputs = {}) {
+                          bool functional = false, const std::set<size_t>& outputs = {}) {
   const z3::expr mx = enc.mult(b, x, nx_x), my = enc.mult(b, y, nx_y);
   auto value = [&](size_t i, const std::vector<z3::expr>& r, const std::vector<z3::expr>* nr) {
     return enc.reduced(enc.term(*b.tuple[i], r, nr));
   };
   auto field = [&](size_t i) { return value(i, x, nx_x) == value(i, y, nx_y); };
   const bool by_range = keyed_by_range(b);
-  const size_t keys = by_range || !b.send ? 0 : lookup_key_fields(b.bus);
+  size_t keys = by_range || !b.send ? 0 : lookup_key_fields(b.bus);
+  const bool own_send = functional && b.send && !is_lookup(b.bus);
+  if (own_send && outputs.empty()) return mx.ctx().bool_val(true);  // the row's own: nothing fixed
   z3::expr when = mx != 0;
+  if (functional && b.send) when = when && my != 0;
   if (by_range) when = when && value(0, x, nx_x) < value(2, y, nx_y) && value(0, y, nx_y) < value(2, x, nx_x);
-  for (size_t i = 0; i < keys && i < b.tuple.size(); ++i) when = when && field(i);
   z3::expr same = mx.ctx().bool_val(true);
-  for (size_t i = keys; i < b.tuple.size(); ++i)
-    if (!outputs.count(i)) same = same && field(i);
+  for (size_t i = 0; i < b.tuple.size(); ++i) {
+    const bool out = outputs.count(i) > 0;
+    if (own_send ? !out : i < keys) when = when && field(i);        // a key (a request's other fields)
+    else if (own_send || !out || !functional) same = same && field(i);  // fixed where the keys are
+  }
+  if (functional && b.send) return z3::implies(when, same);
   return mx == my && z3::implies(when, same);
 }
 
@@ -2470,8 +2482,9 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
       };
       for (const auto& p : constraint_polys)
         if (auto f = delta_form(substitute(p, value), d); f && !f->empty()) eqs.emplace_back(std::move(*f), 0);
+      const bool functional = !outputs.empty();
       for (const auto& b : buses) {
-        if (b.mult)
+        if (b.mult && !(functional && b.b->send))  // as a function, a send's multiplicity is the row's own
           if (auto f = delta_form(substitute(*b.mult, value), d); f && !f->empty()) eqs.emplace_back(std::move(*f), 0);
         if (!active(b)) continue;
         const auto& bi = *b.b;
@@ -2493,13 +2506,18 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
         if (keyed_by_range(bi)) continue;
         const size_t keys = bi.send ? lookup_key_fields(bi.bus) : 0;
         const std::set<size_t> outs = output_fields(spec, outputs, bi);
+        // as a function (same_interaction): a receive's outputs are free; a send of the row's own
+        // fixes its outputs given its other fields, or nothing where its bus has none
+        const bool own_send = functional && bi.send && !is_lookup(bi.bus);
+        if (own_send && outs.empty()) continue;
         std::vector<std::map<int, uint64_t>> key, rest;
         bool ok = true;
         for (size_t i = 0; i < bi.tuple.size() && ok; ++i) {
-          if (i >= keys && outs.count(i)) continue;  // an output: not fixed
+          const bool out = outs.count(i) > 0, is_key = own_send ? !out : i < keys;
+          if (functional && !bi.send && out) continue;  // an output of a request received: not fixed
           const auto f = b.tuple[i] ? delta_form(substitute(*b.tuple[i], value), d) : std::nullopt;
-          if (!f) ok = i >= keys;  // a field that says nothing: only a key's absence spoils the rest
-          else (i < keys ? key : rest).push_back(*f);
+          if (!f) ok = !is_key;  // a field that says nothing: only a key's absence spoils the rest
+          else (is_key ? key : rest).push_back(*f);
         }
         if (ok && !rest.empty()) keyed.emplace_back(std::move(key), std::move(rest));
       }
@@ -2604,8 +2622,10 @@ std::set<std::string> settled_by_values(const spec::air::Spec& spec, const Table
     for (const auto& [m, c] : b) add_term(a, m, field_neg(c));
     return a;
   };
+  const bool functional = !outputs.empty();  // as a function, a send's multiplicity is the row's own (same_interaction)
   for (size_t j = 0; j < px.buses.size(); ++j)
-    if (px.buses[j].mult && py.buses[j].mult) holds.push_back(minus(*px.buses[j].mult, *py.buses[j].mult));
+    if (px.buses[j].mult && py.buses[j].mult && !(functional && px.buses[j].b->send))
+      holds.push_back(minus(*px.buses[j].mult, *py.buses[j].mult));
   // the bits: the open and the marked bit columns on both rows, the rest on x (shared)
   std::map<int, std::string> bit_names;
   for (const auto& name : bits) {
@@ -2689,14 +2709,29 @@ std::set<std::string> settled_by_values(const spec::air::Spec& spec, const Table
       // what holds: the equations, and the tuples of the interactions active on both rows (not lookups)
       std::vector<Poly> all;
       for (const auto& p : holds) all.push_back(reduce(p));
+      auto nonzero = [&](const std::optional<Poly>& mult) {
+        if (!mult) return false;
+        const Poly m = substitute(*mult, value);
+        return m.size() == 1 && m.begin()->first.empty();
+      };
       for (size_t j = 0; j < px.buses.size(); ++j) {
-        const auto& bx = px.buses[j];
-        if (!bx.mult || is_lookup(bx.b->bus)) continue;
-        const Poly m = substitute(*bx.mult, value);
-        if (!(m.size() == 1 && m.begin()->first.empty())) continue;
+        const auto &bx = px.buses[j], &by = py.buses[j];
+        if (is_lookup(bx.b->bus) || !nonzero(bx.mult)) continue;
         const std::set<size_t> outs = output_fields(spec, outputs, *bx.b);
+        auto same = [&](size_t i) { return reduce(minus(*bx.tuple[i], *by.tuple[i])); };
+        auto known = [&](size_t i) { return bx.tuple[i] && by.tuple[i]; };
+        if (functional && bx.b->send) {  // the row's own request: its answer where both ask the same
+          if (outs.empty() || !nonzero(by.mult)) continue;
+          bool asked_same = true;
+          for (size_t i = 0; i < bx.tuple.size() && asked_same; ++i)
+            if (!outs.count(i)) asked_same = known(i) && same(i).empty();
+          if (asked_same)
+            for (const size_t i : outs)
+              if (known(i)) all.push_back(same(i));
+          continue;
+        }
         for (size_t i = 0; i < bx.tuple.size(); ++i)
-          if (bx.tuple[i] && py.buses[j].tuple[i] && !outs.count(i)) all.push_back(reduce(minus(*bx.tuple[i], *py.buses[j].tuple[i])));
+          if (known(i) && !(functional && outs.count(i))) all.push_back(same(i));
       }
       auto affine = [](const Poly& q) { return std::all_of(q.begin(), q.end(), [](const auto& mc) { return mc.first.size() <= 1; }); };
       // a nonzero constant: no solution; one variable: its value
@@ -2845,7 +2880,8 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
     one[j] = true;
     const z3::expr mx = enc.mult(b, x, nx_x);
     if (!is_lookup(b.bus) || !b.send) interacts = interacts || mx != 0;
-    b_item.push_back(same_interaction(enc, b, x, nx_x, y, nx_y, output_fields(spec, options.outputs, b)) && enc.lookups(x, nx_x, &one) &&
+    b_item.push_back(same_interaction(enc, b, x, nx_x, y, nx_y, !options.outputs.empty(), output_fields(spec, options.outputs, b)) &&
+                     enc.lookups(x, nx_x, &one) &&
                      enc.lookups(y, nx_y, &one));
   }
   z3::solver s(ctx);
@@ -3060,7 +3096,7 @@ Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const O
     z3::expr interacts = ctx.bool_val(false);
     for (const auto& b : t.buses) {
       if (!is_lookup(b.bus) || !b.send) interacts = interacts || enc.mult(b, x, nx_x) != 0;
-      s.add(same_interaction(enc, b, x, nx_x, y, nx_y, output_fields(spec, options.outputs, b)));
+      s.add(same_interaction(enc, b, x, nx_x, y, nx_y, !options.outputs.empty(), output_fields(spec, options.outputs, b)));
     }
     if (options.interacting) s.add(interacts);
     // preprocessed columns are the verifier's: the same in both; a main column may differ
