@@ -661,7 +661,11 @@ TEST(AirSolve, AKindThatOnlyTheNumbersValueFixesIsShownByCases) {
                  "bus s:b:out send ns (n0, n1)\n```\n"},
         {"u.md", "```zkrv\ntable u\ncolumn is_real main bit \"r\"\ncolumn n0 main u16 \"n0\"\ncolumn n1 main u16 \"n1\"\n"
                  "column k_rand main bit \"k\"\ncolumn k_other main bit \"o\"\ncolumn p main field \"p\"\n"
-                 "column inv main field \"i\"\n"
+                 "column inv main field \"i\"\ncolumn clk main field \"c\"\n"
+                 // a transition: the previous and the next row of an interior place are two rows
+                 // (taken as one, clk' = clk + 1 and clk = clk^ + 1 had no solution, and every case
+                 // of the loose table below was "shown" vacuously)
+                 "constraint u:c:clk transition: clk' - clk - 1\nconstraint u:c:clk_first first: clk\n"
                  "constraint u:c:real_bit every: is_real * (is_real - 1)\n"
                  "constraint u:c:k_rand_bit every: k_rand * (k_rand - 1)\n"
                  "constraint u:c:k_other_bit every: k_other * (k_other - 1)\n"
@@ -687,6 +691,7 @@ TEST(AirSolve, AKindThatOnlyTheNumbersValueFixesIsShownByCases) {
   lines.clear();
   const auto loose = air_solve::unique(spec_with("constraint u:c:other every: k_other * inv\n"), "u", o);
   EXPECT_NE(loose.verdict, Verdict::kImplied) << air_solve::format(loose);
+  EXPECT_EQ(loose.place.rfind("an interior row", 0), 0u) << "the first place asked has the freedom: " << loose.place;
   EXPECT_FALSE(said("shown equal: 2")) << "the value step claimed the kinds equal";
 }
 

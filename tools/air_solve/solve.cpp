@@ -2599,18 +2599,18 @@ std::set<std::string> settled_by_values(const spec::air::Spec& spec, const Table
   const int n = static_cast<int>(t.columns.size());
   auto col = [&](const std::string& name) { return t.column_index(name); };
   // ids: on x, column c is c; on y, c where it is shown equal (and unmarked), n + c where it is
-  // open or marked (a marked column is equal only where it is asked); the place's other row
-  // 2n + c; public values from 3n
+  // open or marked (a marked column is equal only where it is asked); the previous row 2n + c,
+  // the next row 3n + c (two rows: an interior place has both); public values from 4n
   std::set<int> own;  // the columns with a variable of their own on y
   for (const auto& name : left) own.insert(col(name));
   for (const auto& m : t.free) own.insert(col(m.column));
   std::map<std::string, int> publics;
-  for (const auto& pub : spec.publics) publics.emplace(pub.name, 3 * n + static_cast<int>(publics.size()));
+  for (const auto& pub : spec.publics) publics.emplace(pub.name, 4 * n + static_cast<int>(publics.size()));
   auto id_on = [&](bool on_y) {
     return [&, on_y](const Expr& e, bool is_row) {
       if (e.op == Expr::Op::kPublic) return publics.at(e.name);
       const int c = col(e.name);
-      if (!is_row) return 2 * n + c;
+      if (!is_row) return (e.op == Expr::Op::kNext ? 3 * n : 2 * n) + c;  // a next-row name: the next row; else the previous
       return on_y && own.count(c) ? n + c : c;
     };
   };
