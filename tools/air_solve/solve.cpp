@@ -2370,6 +2370,34 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
       }
     }
   }
+  // the defined columns that are non-negative integers wherever their constraint holds: the
+  // definition, expanded down to bits, takes a value below 2^32 at every assignment of at most
+  // eight bits (mo1 = (f_load + f_store)(i12 + i13 - i12 i13) is 0, 1 or 2); a lookup under
+  // such a multiplicity bounds its values as under a sum of bits (TableFacts::nonnegative)
+  std::set<int> nonnegative_defs;
+  {
+    std::map<int, Poly> expanded;
+    for (const auto& [v, g] : defs) {
+      Poly e = compose(g, expanded);
+      std::set<int> vars;
+      for (const auto& [m, c] : e) vars.insert(m.begin(), m.end());
+      if (vars.size() <= 8) {
+        const std::vector<int> vs(vars.begin(), vars.end());
+        bool small = true;
+        for (uint32_t a = 0; a < (1u << vs.size()) && small; ++a) {
+          std::map<int, uint64_t> at;
+          for (size_t i = 0; i < vs.size(); ++i) at[vs[i]] = (a >> i) & 1;
+          const Poly k = substitute(e, at);
+          small = k.empty() || (k.size() == 1 && k.begin()->first.empty() && k.begin()->second < (uint64_t{1} << 32));
+        }
+        if (small) nonnegative_defs.insert(v);
+      }
+      expanded.emplace(v, std::move(e));
+    }
+  }
+  auto nonnegative = [&](const Expr& mult) {
+    return facts.nonnegative(mult) || (mult.op == Expr::Op::kColumn && nonnegative_defs.count(col(mult.name)) > 0);
+  };
   // the bits under a defined column (through the columns it is defined from)
   std::map<int, std::set<int>> under;
   for (const auto& [v, g] : defs)
@@ -2494,7 +2522,7 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
           if (bi.send && (bi.bus == "byte" || bi.bus == "and8")) k = 256;
           else if (bi.send && bi.bus == "range16") k = 65536;
           else if (const auto it = carried.find(std::make_tuple(bi.bus, bi.send, i)); it != carried.end() && !is_lookup(bi.bus)) k = it->second;
-          if (!k || k == kNoBound || !b.tuple[i] || (bi.mult && !facts.nonnegative(*bi.mult))) continue;
+          if (!k || k == kNoBound || !b.tuple[i] || (bi.mult && !nonnegative(*bi.mult))) continue;
           const auto f = delta_form(substitute(*b.tuple[i], value), d);
           if (!f || f->empty()) continue;
           if (f->size() == 1 && f->begin()->second == 1 && bi.tuple[i]->op == Expr::Op::kColumn)
