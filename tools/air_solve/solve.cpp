@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <set>
@@ -2063,21 +2064,23 @@ void add_term(Poly& p, const Mono& m, uint64_t c) {
   auto [it, fresh] = p.emplace(m, c);
   if (!fresh && (it->second = field_add(it->second, c)) == 0) p.erase(it);
 }
+// a b; nullopt past `cap` terms
+std::optional<Poly> poly_times(const Poly& a, const Poly& b, size_t cap = SIZE_MAX) {
+  Poly r;
+  for (const auto& [ma, ca] : a)
+    for (const auto& [mb, cb] : b) {
+      Mono m;
+      std::merge(ma.begin(), ma.end(), mb.begin(), mb.end(), std::back_inserter(m));
+      add_term(r, m, field_mul(ca, cb));
+      if (r.size() > cap) return std::nullopt;
+    }
+  return r;
+}
 // e as a polynomial, with var giving each column reference's (or public's) id; nullopt past a
 // few thousand terms (the question then leaves it out).
 std::optional<Poly> poly_of(const Expr& e, const std::function<int(const Expr&)>& var) {
   constexpr size_t kCap = 4096;
-  auto times = [&](const Poly& a, const Poly& b) -> std::optional<Poly> {
-    Poly r;
-    for (const auto& [ma, ca] : a)
-      for (const auto& [mb, cb] : b) {
-        Mono m;
-        std::merge(ma.begin(), ma.end(), mb.begin(), mb.end(), std::back_inserter(m));
-        add_term(r, m, field_mul(ca, cb));
-        if (r.size() > kCap) return std::nullopt;
-      }
-    return r;
-  };
+  auto times = [&](const Poly& a, const Poly& b) { return poly_times(a, b, kCap); };
   switch (e.op) {
     case Expr::Op::kConst: {
       Poly p;
@@ -2143,15 +2146,7 @@ Poly compose(const Poly& p, const std::map<int, Poly>& sub) {
     Poly term{{Mono{}, c}};
     for (const int v : m) {
       const auto it = sub.find(v);
-      const Poly factor = it == sub.end() ? Poly{{Mono{v}, 1}} : it->second;
-      Poly next;
-      for (const auto& [ma, ca] : term)
-        for (const auto& [mb, cb] : factor) {
-          Mono mm;
-          std::merge(ma.begin(), ma.end(), mb.begin(), mb.end(), std::back_inserter(mm));
-          add_term(next, mm, field_mul(ca, cb));
-        }
-      term = std::move(next);
+      term = *poly_times(term, it == sub.end() ? Poly{{Mono{v}, 1}} : it->second);
     }
     for (const auto& [mm, cc] : term) add_term(r, mm, cc);
   }
