@@ -2325,10 +2325,12 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
   const int n = static_cast<int>(t.columns.size());
   auto col = [&](const std::string& name) { return t.column_index(name); };
   std::map<std::string, int> publics;
-  for (const auto& pub : spec.publics) publics.emplace(pub.name, 2 * n + static_cast<int>(publics.size()));
-  // ids: column c of the row asked about is c; of the other row of the place (previous or next) n + c
+  for (const auto& pub : spec.publics) publics.emplace(pub.name, 3 * n + static_cast<int>(publics.size()));
+  // ids: column c of the row asked about is c; of the previous row n + c, of the next row 2n + c
+  // (an interior place has both, and the values a case fixes may name them)
   const PlacePolys pp = place_polys(t, has_prev, has_next, [&](const Expr& e, bool is_row) {
-    return e.op == Expr::Op::kPublic ? publics.at(e.name) : col(e.name) + (is_row ? 0 : n);
+    if (e.op == Expr::Op::kPublic) return publics.at(e.name);
+    return col(e.name) + (is_row ? 0 : e.op == Expr::Op::kNext ? 2 * n : n);
   });
   const auto& constraint_polys = pp.constraints;
   const auto& buses = pp.buses;
@@ -2469,6 +2471,20 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
         if (!delta.count(v))
           if (const Poly k = substitute(g, value); k.empty() || (k.size() == 1 && k.begin()->first.empty()))
             value[v] = k.empty() ? 0 : k.begin()->second;
+      // and what a constraint then fixes of a value that both rows share (their own columns shown
+      // equal, the other row's, the public values): a v + c = 0 (the exit row's is_real' = 0)
+      for (bool grew = true; grew;) {
+        grew = false;
+        for (const auto& p : constraint_polys) {
+          const Poly q = substitute(p, value);
+          if (q.empty() || q.size() > 2 || q.rbegin()->first.size() != 1 || (q.size() == 2 && !q.begin()->first.empty())) continue;
+          const int v = q.rbegin()->first[0];
+          if (delta.count(v) || value.count(v)) continue;
+          const uint64_t c = q.size() == 2 ? q.begin()->second : 0;
+          value[v] = field_mul(field_neg(c), field_inverse(q.rbegin()->second));
+          grew = true;
+        }
+      }
       z3::solver s(ctx);
       s.set(params);
       std::set<int> d = delta;
