@@ -2565,6 +2565,27 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
           const z3::expr k = big(range[static_cast<size_t>(c)]);
           s.add(dv[static_cast<size_t>(c)] > -k && dv[static_cast<size_t>(c)] < k);
         }
+      // a constraint that this case makes a sum of bounded columns of one sign, with no constant
+      // (x0_stays on a write to x0: d_v0 + d_v1 + d_v2 + d_v3), is that sum over the integers on
+      // each row, so each of its columns is 0 on both rows, not only their differences' sum
+      for (const auto& p : constraint_polys) {
+        const Poly q = substitute(p, value);
+        if (q.empty() || q.count(Mono{})) continue;
+        double reach = 0;
+        int sign = 0;
+        bool one_sign = true;
+        for (const auto& [m, c] : q) {
+          const int s_c = signed_value(c) > 0 ? 1 : -1;
+          if (m.size() != 1 || !d.count(m[0]) || range[static_cast<size_t>(m[0])] >= kPDouble || (sign && s_c != sign)) {
+            one_sign = false;
+            break;
+          }
+          sign = s_c;
+          reach += std::fabs(static_cast<double>(signed_value(c))) * (range[static_cast<size_t>(m[0])] - 1);
+        }
+        if (one_sign && reach < kPDouble / 2)
+          for (const auto& [m, c] : q) s.add(dv[static_cast<size_t>(m[0])] == 0);
+      }
       auto zero = [&](const std::map<int, uint64_t>& form, bool top) {
         double mag = 0;
         const z3::expr v = sum_of(form, mag);
