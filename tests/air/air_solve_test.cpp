@@ -23,6 +23,13 @@ namespace {
 using air_solve::Verdict;
 using spec::air::Rows;
 
+// A hand-made spec, or a throw naming its first error.
+spec::air::Spec loaded(const std::vector<spec::air::SourceFile>& files) {
+  auto r = spec::air::load_spec(files);
+  if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
+  return std::move(*r.spec);
+}
+
 air_solve::Options generous() {
   air_solve::Options o;
   o.timeout_ms = 60000;  // these take seconds; the bound only keeps a slow machine from failing
@@ -199,9 +206,7 @@ spec::air::Spec small_spec(const std::string& table_doc, bool with_byte_bus) {
                      "```zkrv\ntable bt\ncolumn v preprocessed byte \"v\"\ncolumn m main field \"m\"\n"
                      "bus bt:b:r receive byte (v) mult m\n```\n"});
   }
-  auto r = spec::air::load_spec(files);
-  if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
-  return std::move(*r.spec);
+  return loaded(files);
 }
 
 // x (x - 1) on every row and x' = x: x = 2 on every row breaks the first and satisfies the
@@ -377,9 +382,7 @@ spec::air::Spec descent_spec(const std::string& s_sum, const std::string& h) {
                "column h main field \"h\"\nconstraint t:c:a_bit every: a * (a - 1)\nconstraint t:c:b_bit every: b * (b - 1)\n"
                "constraint t:c:op every: op - 5 * a - 6 * b\nconstraint t:c:h every: h - (" + h + ")\n"
                "constraint t:c:one every: a * b\nbus t:b:in receive ops (op) mult a + b\nbus t:b:out send ops (h) mult a + b\n```\n"}};
-  auto r = spec::air::load_spec(files);
-  if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
-  return std::move(*r.spec);
+  return loaded(files);
 }
 TEST(AirSolve, ADescentThroughABusProvesWhatNoRowShows) {
   const auto sp = descent_spec("10", "5 * (a + b) - 1");
@@ -442,9 +445,7 @@ spec::air::Spec two_tables(bool sender_bit, const std::string& sender_mult, bool
                    std::string(receiver_bit ? "constraint r:c:g_bit every: g * (g - 1)\n" : "") +
                    "constraint r:c:b_bit every: g * b * (b - 1)\n"
                "bus r:b:f receive flag (b) mult g\n```\n"}};
-  auto r = spec::air::load_spec(files);
-  if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
-  return std::move(*r.spec);
+  return loaded(files);
 }
 TEST(AirSolve, ABusCarriesTheSendersBoundToTheReceiver) {
   EXPECT_EQ(air_solve::implied(two_tables(true, "e + h"), "r", "r:c:b_bit", generous()).verdict, Verdict::kImplied);
@@ -471,9 +472,7 @@ spec::air::Spec token_bus(bool ordered, bool preprocessed) {
                  "constraint acc:c:d1_bit every: d1 * (d1 - 1)\nconstraint acc:c:key_bit every: live * key * (key - 1)\n" +
                      std::string(ordered ? "constraint acc:c:order every: live * (ts - prev - 1 - d0 - 65536 * d1)\n" : "") +
                      "bus acc:b:in receive tok (key, prev) mult live\nbus acc:b:out send tok (key, ts) mult live\n```\n"}};
-  auto r = spec::air::load_spec(files);
-  if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
-  return std::move(*r.spec);
+  return loaded(files);
 }
 TEST(AirSolve, ATokenBusCarriesItsKeysFromTheTableThatHoldsThem) {
   EXPECT_EQ(air_solve::implied(token_bus(true, true), "acc", "acc:c:key_bit", generous()).verdict, Verdict::kImplied);
@@ -525,9 +524,7 @@ spec::air::Spec once_spec(const OnceParts& p) {
                "constraint m:c:prefix transition: (1 - is_real) * is_real'\nconstraint m:c:order transition: is_real' * (" +
                p.m_order + ")\nbus m:b:init send tok (addr, 0, v) mult is_real\n"
                "bus m:b:final receive tok (addr, fin, v) mult is_real\n```\n"}};
-  auto r = spec::air::load_spec(files);
-  if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
-  return std::move(*r.spec);
+  return loaded(files);
 }
 TEST(AirSolve, CountingATuplesSendersAndReceiversMakesItsMultiplicityABit) {
   const OnceParts honest;
@@ -578,9 +575,7 @@ TEST(AirSolve, APaddingRowThatSendsIsFound) {
         {"w.md", "```zkrv\ntable w\ncolumn is_real main bit \"r\"\ncolumn out main bit \"o\"\ncolumn pos main field \"p\"\n"
                  "column v main field \"v\"\nconstraint w:c:real_bit every: is_real * (is_real - 1)\n"
                  "constraint w:c:out_bit every: out * (out - " + bit + ")\nbus w:b:out send outb (pos, v) mult out\n```\n"}};
-    auto r = spec::air::load_spec(files);
-    if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
-    return std::move(*r.spec);
+    return loaded(files);
   };
   const auto loose = air_solve::padding_silent(spec_with("1"), "w", generous());
   ASSERT_EQ(loose.size(), 1u);
@@ -618,9 +613,7 @@ TEST(AirSolve, UniquenessColumnByColumnNamesTheFreeColumn) {
                  "column b main field \"b\"\n" + more + "constraint u:c:real_bit every: is_real * (is_real - 1)\n"
                  "constraint u:c:z_bit every: z * (z - 1)\nconstraint u:c:b every: b - 3 * a - z\n" +
                  "bus u:b:in receive as (a) mult is_real\n```\n"}};
-    auto r = spec::air::load_spec(files);
-    if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
-    return std::move(*r.spec);
+    return loaded(files);
   };
   auto o = generous();
   o.interacting = true, o.by_columns = true;
@@ -674,9 +667,7 @@ TEST(AirSolve, AKindThatOnlyTheNumbersValueFixesIsShownByCases) {
                  "constraint u:c:rand1 every: k_rand * (n1 - 5)\n"
                  "constraint u:c:p every: p - is_real * (n0 + 65536 * n1 - 63) * (n0 + 65536 * n1 - 368640)\n" +
                  more + "free inv unless k_other\nbus u:b:in receive ns (n0, n1) mult is_real\n```\n"}};
-    auto r = spec::air::load_spec(files);
-    if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
-    return std::move(*r.spec);
+    return loaded(files);
   };
   auto o = generous();
   o.interacting = true, o.by_columns = true;
@@ -708,9 +699,7 @@ TEST(AirSolve, AnOutputThatTheInputsDoNotFixIsASecondWitness) {
         {"u.md", "```zkrv\ntable u\ncolumn is_real main bit \"r\"\ncolumn a main field \"a\"\ncolumn r main field \"r\"\n"
                  "constraint u:c:real_bit every: is_real * (is_real - 1)\n" + rule +
                  "bus u:b:in receive ar (a, r) mult is_real\n```\n"}};
-    auto r = spec::air::load_spec(files);
-    if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
-    return std::move(*r.spec);
+    return loaded(files);
   };
   auto o = generous();
   o.interacting = true;
@@ -742,9 +731,7 @@ TEST(AirSolve, AnOutputThatTheInputsDoNotFixIsASecondWitness) {
                  "column r main field \"r\"\nconstraint v:c:real_bit every: is_real * (is_real - 1)\n"
                  "constraint v:c:r_bit every: r * (r - 1)\n" + more + "bus v:b:in receive ins (a) mult is_real\n"
                  "bus v:b:ask send ar (" + request + ", r) mult is_real\n```\n"}};
-    auto r = spec::air::load_spec(files);
-    if (!r.spec) throw std::runtime_error(r.errors.empty() ? "no spec" : r.errors.front().str());
-    return std::move(*r.spec);
+    return loaded(files);
   };
   for (const bool by_columns : {false, true}) {
     o.by_columns = by_columns;
