@@ -20,6 +20,7 @@
 #include <map>
 #include <random>
 #include <regex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -4146,24 +4147,34 @@ TEST(Air, EveryMutationIsRejectedByItsId) {
   std::printf("%zu mutations, each rejected by the ID it targets\n", i);
 }
 
+// The one mutation of `id` whose description starts with `what`, applied and checked as a
+// forgery that only `only` catches: every bus balances, exactly `only` fails, and with `only`
+// switched off the checker accepts it. Empty where there is no such mutation (a failure).
+std::optional<AirTrace> forgery_only_caught_by(const std::string& id, const std::string& what,
+                                               const std::set<std::string>& only) {
+  std::optional<AirTrace> out;
+  size_t found = 0;
+  for (const auto& mu : mutations()) {
+    if (mu.expect != id || mu.what.rfind(what, 0) != 0) continue;
+    AirTrace t = mu.start();
+    EXPECT_TRUE(mu.apply(t)) << mu.what;
+    const auto rep = check_trace(t);
+    EXPECT_EQ(rep.failing_ids, only) << rep.summary();
+    for (const auto& b : rep.buses) EXPECT_TRUE(b.balanced) << b.bus;
+    EXPECT_TRUE(check_trace(t, only).ok()) << check_trace(t, only).summary();
+    out = std::move(t);
+    ++found;
+  }
+  EXPECT_EQ(found, 1u) << id << ": " << what;
+  return out;
+}
+
 // The forgery that zkrv-air-solve's uniqueness question found in the alu table (alu.md, "Why
 // the sign columns are bits"): slt(0x7FFFFFFFC0000000, 7) claimed 1 through signs 3/4 and -1/2.
 // Every bus balances and every other constraint holds: without sa_bit and sb_bit the checker
 // accepts the false result.
 TEST(Air, FractionalSignsForgeASignedComparisonWithoutTheSignBits) {
-  const std::set<std::string> bits = {"alu:c:sa_bit", "alu:c:sb_bit"};
-  size_t found = 0;
-  for (const auto& mu : mutations()) {
-    if (mu.expect != "alu:c:sa_bit" || mu.what.rfind("slt(", 0) != 0) continue;
-    AirTrace t = mu.start();
-    ASSERT_TRUE(mu.apply(t));
-    const auto rep = check_trace(t);
-    EXPECT_EQ(rep.failing_ids, bits) << rep.summary();
-    for (const auto& b : rep.buses) EXPECT_TRUE(b.balanced) << b.bus;
-    EXPECT_TRUE(check_trace(t, bits).ok()) << check_trace(t, bits).summary();
-    ++found;
-  }
-  EXPECT_EQ(found, 1u);
+  EXPECT_TRUE(forgery_only_caught_by("alu:c:sa_bit", "slt(", {"alu:c:sa_bit", "alu:c:sb_bit"}));
 }
 
 // Adequacy: with one constraint switched off, some mutation must pass. A mutation passes with
@@ -4259,25 +4270,15 @@ TEST(Air, TheVerifierRejectsAProofOfEveryMutationPart4) { prove_every_mutation(3
 // limb equations hold. Every bus balances and every other constraint holds: without c0_bit the
 // checker accepts the false result.
 TEST(Air, ACarryChainThatWrapsModPForgesAnAuipcResult) {
-  size_t found = 0;
-  for (const auto& mu : mutations()) {
-    if (mu.expect != "cpu:c:c0_bit" || mu.what.rfind("auipc", 0) != 0) continue;
-    AirTrace t = mu.start();
-    ASSERT_TRUE(mu.apply(t));
-    const auto rep = check_trace(t);
-    EXPECT_EQ(rep.failing_ids, std::set<std::string>{"cpu:c:c0_bit"}) << rep.summary();
-    for (const auto& b : rep.buses) EXPECT_TRUE(b.balanced) << b.bus;
-    EXPECT_TRUE(check_trace(t, {"cpu:c:c0_bit"}).ok()) << check_trace(t, {"cpu:c:c0_bit"}).summary();
-    // and the verifier, given the program, rejects its proof (without c0_bit it verified: the
-    // false x5 was provable)
-    const spec::ProgramImage image = image_of(t);
-    const auto proof = zkrv::opt::prove::prove_unchecked(image, t, spec::StarkOptions{2, 8, 0, 3}, 2, {}, zkrv::opt::prove::Lde::kHold);
-    const auto v = ref::verify::verify(proof, {&image, proof.statement.exit_code, nullptr});
-    ASSERT_FALSE(v.ok()) << "a proof of the forged auipc result verifies";
-    EXPECT_EQ(ref::verify::stage_name(v.rejection->stage), std::string("constraints")) << v.rejection->what;
-    ++found;
-  }
-  EXPECT_EQ(found, 1u);
+  const auto t = forgery_only_caught_by("cpu:c:c0_bit", "auipc", {"cpu:c:c0_bit"});
+  ASSERT_TRUE(t);
+  // and the verifier, given the program, rejects its proof (without c0_bit it verified: the
+  // false x5 was provable)
+  const spec::ProgramImage image = image_of(*t);
+  const auto proof = zkrv::opt::prove::prove_unchecked(image, *t, spec::StarkOptions{2, 8, 0, 3}, 2, {}, zkrv::opt::prove::Lde::kHold);
+  const auto v = ref::verify::verify(proof, {&image, proof.statement.exit_code, nullptr});
+  ASSERT_FALSE(v.ok()) << "a proof of the forged auipc result verifies";
+  EXPECT_EQ(ref::verify::stage_name(v.rejection->stage), std::string("constraints")) << v.rejection->what;
 }
 
 TEST(Air, AdequacyKillRate) {
