@@ -746,6 +746,96 @@ TEST(AirSolve, AnOutputThatTheInputsDoNotFixIsASecondWitness) {
   EXPECT_THROW(air_solve::unique(bit, "u", o), std::invalid_argument);
 }
 
+// A read of a state (Options::reads): table u reads the memory at an address it computes from its
+// input x. With the receive's tuple fixed, a row that computes another address reads another
+// tuple, which the question does not see: even a loose address (a (a - x - 1) = 0: a = 0 or
+// x + 1) is "unique". Read as a function of the state (the address the row's own, the value
+// following from the address), the loose address is a second witness, and the exact one
+// (a = x + 1) is unique. A read bus or field that does not exist is refused.
+TEST(AirSolve, AnAddressTheRowComputesIsAskedWhenItReadsAState) {
+  auto spec_with = [](const std::string& address) {
+    std::vector<spec::air::SourceFile> files = {
+        {"air.md", "```zkrv\nmax_degree 3\nbusdef xs (x: field)\nbusdef st (addr: field, v: field)\n```\n"},
+        {"s.md", "```zkrv\ntable s\ncolumn x preprocessed field \"x\"\ncolumn v preprocessed field \"v\"\n"
+                 "bus s:b:out send xs (x)\nbus s:b:state send st (x, v)\n```\n"},
+        {"u.md", "```zkrv\ntable u\ncolumn is_real main bit \"r\"\ncolumn x main field \"x\"\ncolumn a main field \"a\"\n"
+                 "column v main field \"v\"\nconstraint u:c:real_bit every: is_real * (is_real - 1)\n" + address +
+                 "bus u:b:in receive xs (x) mult is_real\nbus u:b:read receive st (a, v) mult is_real\n```\n"}};
+    return loaded(files);
+  };
+  const auto loose = spec_with("constraint u:c:a every: a * (a - x - 1)\n");
+  const auto exact = spec_with("constraint u:c:a every: a - x - 1\n");
+  auto o = generous();
+  o.interacting = true;
+  for (const bool by_columns : {false, true}) {
+    o.by_columns = by_columns;
+    o.reads.clear();
+    EXPECT_EQ(air_solve::unique(loose, "u", o).verdict, Verdict::kImplied) << "the tuple fixed fixes the address";
+    o.reads["st"] = {"addr"};
+    const auto l = air_solve::unique(loose, "u", o);
+    EXPECT_EQ(l.verdict, Verdict::kAttack) << air_solve::format(l);
+    const auto e = air_solve::unique(exact, "u", o);
+    EXPECT_EQ(e.verdict, Verdict::kImplied) << air_solve::format(e);
+  }
+  o.reads = {{"st", {"address"}}};
+  EXPECT_THROW(air_solve::unique(exact, "u", o), std::invalid_argument);
+}
+
+// A carry that nothing bounds (cpu's adder: c1, c2 are field columns; with c0 and the top carry
+// bits the chain is exact, cpu.md "Why c0 is a bit"). Each limb equation alone says nothing of
+// the limbs over the integers, since its unbounded carry takes whatever value closes it; the
+// combination without c1 and c2 is one equation over small integers. The limb equations of
+// two rows' differences (the operands equal): -d0 - 2^16 c0, c0 - d1 - 2^16 c1,
+// c1 - d2 - 2^16 c2, c2 - d3 - 2^16 c3. Their span holds one equation free of c1 and c2, up to
+// a factor: c0 - d1 - 2^16 d2 - 2^32 d3 - 2^48 c3, which the elimination must return (with
+// the multiple whose terms reach least over the integers) and nothing else; d0's equation names no unbounded
+// carry and is not returned. A lone equation with its own unbounded variable gives nothing.
+TEST(AirSolve, ACarryNothingBoundsIsEliminatedOverTheField) {
+  const uint64_t p = 0xffffffff00000001ull;
+  auto neg = [&](uint64_t a) { return a == 0 ? 0 : p - a; };
+  enum { d0, d1, d2, d3, c0, c1, c2, c3 };
+  const std::vector<std::map<int, uint64_t>> limbs = {
+      {{d0, neg(1)}, {c0, neg(1ull << 16)}},
+      {{c0, 1}, {d1, neg(1)}, {c1, neg(1ull << 16)}},
+      {{c1, 1}, {d2, neg(1)}, {c2, neg(1ull << 16)}},
+      {{c2, 1}, {d3, neg(1)}, {c3, neg(1ull << 16)}},
+  };
+  const auto bound = [](int v) { return v == c1 || v == c2 ? 1e30 : v == c0 || v == c3 ? 2.0 : 65536.0; };
+  const auto out = air_solve::without_unbounded(limbs, bound);
+  ASSERT_EQ(out.size(), 1u);
+  std::map<int, uint64_t> want = {{c0, 1}, {d1, neg(1)}, {d2, neg(1ull << 16)}, {d3, neg(1ull << 32)}, {c3, neg(1ull << 48)}};
+  std::map<int, uint64_t> negated;
+  for (const auto& [v, c] : want) negated[v] = neg(c);
+  EXPECT_TRUE(out[0] == want || out[0] == negated);
+  EXPECT_TRUE(air_solve::without_unbounded({limbs[0], {{d1, 1}, {c1, neg(1ull << 16)}}}, bound).empty());
+  // on a table: the exact chain is unique column by column; with c2 unbounded too (no bit),
+  // d1, d2, c1, c2 are free, which an unsound elimination would hide
+  auto spec_with = [](const std::string& top) {
+    std::vector<spec::air::SourceFile> files = {
+        {"air.md", "```zkrv\nmax_degree 3\nbusdef xs (x0: field, x1: field)\nbusdef range16 (v: field)\n```\n"},
+        {"s.md", "```zkrv\ntable s\ncolumn x0 preprocessed u16 \"x0\"\ncolumn x1 preprocessed u16 \"x1\"\n"
+                 "column v preprocessed u16 \"v\"\nbus s:b:out send xs (x0, x1)\nbus s:b:r receive range16 (v)\n```\n"},
+        {"u.md", "```zkrv\ntable u\ncolumn is_real main bit \"r\"\ncolumn x0 main u16 \"x0\"\ncolumn x1 main u16 \"x1\"\n"
+                 "column d0 main u16 \"d0\"\ncolumn d1 main u16 \"d1\"\ncolumn d2 main u16 \"d2\"\n"
+                 "column c0 main bit \"c0\"\ncolumn c1 main field \"c1\"\ncolumn c2 main field \"c2\"\n"
+                 "constraint u:c:real_bit every: is_real * (is_real - 1)\n"
+                 "constraint u:c:c0_bit every: c0 * (c0 - 1)\n" + top +
+                 "constraint u:c:l0 every: x0 - d0 - 65536 * c0\n"
+                 "constraint u:c:l1 every: x1 + c0 - d1 - 65536 * c1\n"
+                 "constraint u:c:l2 every: c1 - d2 - 65536 * c2\n"
+                 "bus u:b:in receive xs (x0, x1) mult is_real\n"
+                 "bus u:b:d0 send range16 (d0) mult is_real\nbus u:b:d1 send range16 (d1) mult is_real\n"
+                 "bus u:b:d2 send range16 (d2) mult is_real\n```\n"}};
+    return loaded(files);
+  };
+  auto o = generous();
+  o.interacting = true, o.by_columns = true;
+  const auto exact = air_solve::unique(spec_with("constraint u:c:c2_bit every: c2 * (c2 - 1)\n"), "u", o);
+  EXPECT_EQ(exact.verdict, Verdict::kImplied) << air_solve::format(exact);
+  const auto loose = air_solve::unique(spec_with(""), "u", o);
+  EXPECT_NE(loose.verdict, Verdict::kImplied) << air_solve::format(loose);
+}
+
 // Every `adequacy ID implied` mark in the spec is the solver's: the rest of the table implies the
 // constraint (Air.AdequacyKillRate accepts a survivor only with a mark).
 TEST(AirSolve, EveryImpliedMarkIsProved) {

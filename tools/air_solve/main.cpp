@@ -63,6 +63,11 @@ int main(int argc, char** argv) {
                  "BUS:FIELD,FIELD...: the uniqueness question as a function: these fields of the bus's interactions are "
                  "outputs, not fixed in the two rows (e.g. alu:r0,r1,r2,r3: is the result determined by the operation "
                  "and the operands?); may be repeated");
+  std::vector<std::string> reads;
+  app.add_option("--reads", reads,
+                 "BUS:FIELD,FIELD...: with the question as a function, the receives on this bus read a state keyed by "
+                 "these fields (e.g. mem:addr: a memory read): the key is the row's own, not fixed, and the rest of the "
+                 "tuple follows from it where both rows read; may be repeated");
   bool silent = false;
   app.add_flag("--silent-padding", silent,
                "instead of 'implied?', ask of each interaction (of the tables with an is_real column) whether a row "
@@ -220,23 +225,28 @@ int main(int argc, char** argv) {
   options.once = once_of;
   options.interacting = interacting;
   options.by_columns = by_columns;
-  for (const auto& o : outputs) {
-    const size_t colon = o.find(':');
-    if (colon == std::string::npos || colon == 0 || colon + 1 == o.size()) {
-      std::fprintf(stderr, "zkrv-air-solve: --outputs takes BUS:FIELD,FIELD..., not '%s'\n", o.c_str());
-      return 64;
-    }
-    auto& fields = options.outputs[o.substr(0, colon)];
-    for (size_t at = colon + 1; at <= o.size();) {
-      const size_t comma = std::min(o.find(',', at), o.size());
-      if (comma == at) {
-        std::fprintf(stderr, "zkrv-air-solve: --outputs '%s' has an empty field name\n", o.c_str());
-        return 64;
+  // BUS:FIELD,FIELD... into `into`; false (after one error line) on a malformed one
+  auto bus_fields = [](const char* flag, const std::vector<std::string>& given, std::map<std::string, std::set<std::string>>& into) {
+    for (const auto& o : given) {
+      const size_t colon = o.find(':');
+      if (colon == std::string::npos || colon == 0 || colon + 1 == o.size()) {
+        std::fprintf(stderr, "zkrv-air-solve: %s takes BUS:FIELD,FIELD..., not '%s'\n", flag, o.c_str());
+        return false;
       }
-      fields.insert(o.substr(at, comma - at));
-      at = comma + 1;
+      auto& fields = into[o.substr(0, colon)];
+      for (size_t at = colon + 1; at <= o.size();) {
+        const size_t comma = std::min(o.find(',', at), o.size());
+        if (comma == at) {
+          std::fprintf(stderr, "zkrv-air-solve: %s '%s' has an empty field name\n", flag, o.c_str());
+          return false;
+        }
+        fields.insert(o.substr(at, comma - at));
+        at = comma + 1;
+      }
     }
-  }
+    return true;
+  };
+  if (!bus_fields("--outputs", outputs, options.outputs) || !bus_fields("--reads", reads, options.reads)) return 64;
   if (verbose) options.progress = [](const std::string& line) { std::fprintf(stderr, "  %s\n", line.c_str()); };
   size_t counts[3] = {0, 0, 0};
   bool found = constraint.empty();

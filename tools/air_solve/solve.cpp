@@ -1694,6 +1694,32 @@ std::set<size_t> output_fields(const spec::air::Spec& spec, const Outputs& outpu
     if (it->second.count(decl->fields[i].name)) out.insert(i);
   return out;
 }
+// How the question as a function takes an interaction (Options::outputs, Options::reads). `own`:
+// the row's own (a send that is not a lookup: a request; a receive on a bus it reads: a read at
+// an address it computes), so neither its multiplicity nor its fields are fixed, but where both
+// rows are active with the same other fields the outputs are the same (the receiving table
+// answers as a function; the state holds one value per key). Otherwise (a receive, a lookup
+// send) its multiplicity and its fields are fixed but the outputs. Not as a function: nothing
+// own, nothing an output.
+struct Role {
+  bool own = false;
+  std::set<size_t> outputs;
+};
+Role role_of(const spec::air::Spec& spec, const Outputs& outputs, const Outputs& reads, const spec::air::BusInteraction& b) {
+  Role r;
+  if (outputs.empty() && reads.empty()) return r;
+  if (const auto it = reads.find(b.bus); !b.send && it != reads.end()) {
+    r.own = true;
+    const auto* decl = spec.bus(b.bus);
+    for (size_t i = 0; decl && i < decl->fields.size(); ++i)
+      if (!it->second.count(decl->fields[i].name)) r.outputs.insert(i);
+    return r;
+  }
+  r.own = b.send && !is_lookup(b.bus);
+  r.outputs = output_fields(spec, outputs, b);
+  return r;
+}
+bool as_function(const Options& o) { return !o.outputs.empty() || !o.reads.empty(); }
 void check_outputs(const spec::air::Spec& spec, const Outputs& outputs) {
   for (const auto& [bus, fields] : outputs) {
     const auto* decl = spec.bus(bus);
@@ -1708,15 +1734,13 @@ void check_outputs(const spec::air::Spec& spec, const Outputs& outputs) {
 // the same tuple; for a lookup send, the same values where the keys are the same (a range
 // check's value is not fixed by it: another value in range balances as well, with the lookup
 // table's multiplicities recounted), or for a segment lookup where the ranges meet.
-// As a function (`functional`, Options::outputs; `outputs` the output fields of this
-// interaction's bus): a receive keeps its multiplicity and its fields but the outputs (the
-// request it answers); a send is the row's own, so neither its multiplicity nor its fields are
-// fixed, but where both rows send with the same other fields the outputs are the same (the
-// receiving table answers as a function, which the same question asks of it), and a lookup
-// send's rest follows from its keys where both are active.
+// As a function (`functional`; `role` from role_of): an interaction of the row's own fixes
+// neither its multiplicity nor its fields, only its outputs where both rows are active with the
+// same other fields; any other keeps its multiplicity and its fields but the outputs (a receive
+// answers a request), and a lookup send's rest follows from its keys where both are active.
 z3::expr same_interaction(const Encoder& enc, const spec::air::BusInteraction& b, const std::vector<z3::expr>& x,
                           const std::vector<z3::expr>* nx_x, const std::vector<z3::expr>& y, const std::vector<z3::expr>* nx_y,
-                          bool functional = false, const std::set<size_t>& outputs = {}) {
+                          bool functional = false, const Role& role = {}) {
   const z3::expr mx = enc.mult(b, x, nx_x), my = enc.mult(b, y, nx_y);
   auto value = [&](size_t i, const std::vector<z3::expr>& r, const std::vector<z3::expr>* nr) {
     return enc.reduced(enc.term(*b.tuple[i], r, nr));
@@ -1724,18 +1748,20 @@ z3::expr same_interaction(const Encoder& enc, const spec::air::BusInteraction& b
   auto field = [&](size_t i) { return value(i, x, nx_x) == value(i, y, nx_y); };
   const bool by_range = keyed_by_range(b);
   size_t keys = by_range || !b.send ? 0 : lookup_key_fields(b.bus);
-  const bool own_send = functional && b.send && !is_lookup(b.bus);
-  if (own_send && outputs.empty()) return mx.ctx().bool_val(true);  // the row's own: nothing fixed
+  const bool own = role.own;
+  const std::set<size_t>& outputs = role.outputs;
+  if (own && outputs.empty()) return mx.ctx().bool_val(true);  // the row's own: nothing fixed
   z3::expr when = mx != 0;
   if (functional && b.send) when = when && my != 0;
+  if (own) when = when && my != 0;
   if (by_range) when = when && value(0, x, nx_x) < value(2, y, nx_y) && value(0, y, nx_y) < value(2, x, nx_x);
   z3::expr same = mx.ctx().bool_val(true);
   for (size_t i = 0; i < b.tuple.size(); ++i) {
     const bool out = outputs.count(i) > 0;
-    if (own_send ? !out : i < keys) when = when && field(i);        // a key (a request's other fields)
-    else if (own_send || !out || !functional) same = same && field(i);  // fixed where the keys are
+    if (own ? !out : i < keys) when = when && field(i);        // a key (a request's other fields)
+    else if (own || !out || !functional) same = same && field(i);  // fixed where the keys are
   }
-  if (functional && b.send) return z3::implies(when, same);
+  if (own || (functional && b.send)) return z3::implies(when, same);
   return mx == my && z3::implies(when, same);
 }
 
@@ -2168,6 +2194,77 @@ std::optional<std::map<int, uint64_t>> delta_form(const Poly& p, const std::set<
   return out;
 }
 
+// A linear form sum a_v d_v (mod p), with |d_v| < bound(v), scaled by the one of its
+// coefficients' inverses that makes sum |a_v| bound(v) (the coefficients as signed values)
+// smallest: the multiple that reads best as an equation over small integers.
+std::map<int, uint64_t> smallest_multiple(const std::map<int, uint64_t>& form, const std::function<double(int)>& bound) {
+  auto reach = [&](const std::map<int, uint64_t>& f) {
+    double r = 0;
+    for (const auto& [v, c] : f) r += static_cast<double>(std::min(c, kPValue - c)) * bound(v);
+    return r;
+  };
+  std::map<int, uint64_t> best = form;
+  double best_reach = reach(form);
+  for (const auto& [v, a] : form) {
+    const uint64_t k = field_inverse(a);
+    std::map<int, uint64_t> scaled;
+    for (const auto& [u, c] : form) scaled[u] = field_mul(c, k);
+    if (const double r = reach(scaled); r < best_reach) best = std::move(scaled), best_reach = r;
+  }
+  return best;
+}
+
+}  // namespace
+
+// Field elimination of the differences that nothing bounds. An exact equation sum a_v d_v = 0
+// (mod p) that names a difference d_u with no bound says nothing over the integers: d_u takes
+// whatever value closes it. A combination of equations without d_u may say a lot: cpu's adder
+// carries c1, c2 are unbounded, and its limb equations weighted by 2^16k are the whole 64-bit
+// sum, an equation over small integers. Each unbounded difference is solved for in the
+// equation that names it with the smallest coefficient (+-1 first) and substituted in the
+// others; what is left without an unbounded difference, each scaled to its smallest multiple,
+// is returned: consequences, to be asked beside the equations they come from.
+std::vector<std::map<int, uint64_t>> without_unbounded(std::vector<std::map<int, uint64_t>> work,
+                                                       const std::function<double(int)>& bound) {
+  const auto unbounded = [&](int v) { return bound(v) >= kPDouble; };
+  std::set<int> vars;
+  for (const auto& f : work)
+    for (const auto& [v, c] : f)
+      if (unbounded(v)) vars.insert(v);
+  if (vars.empty()) return {};
+  std::vector<bool> touched(work.size(), false);  // only what the elimination changed is new
+  for (const int u : vars) {
+    size_t pivot = work.size();
+    auto weight = [&](size_t i) { return std::make_pair(std::min(work[i].at(u), kPValue - work[i].at(u)), work[i].size()); };
+    for (size_t i = 0; i < work.size(); ++i)
+      if (work[i].count(u) && (pivot == work.size() || weight(i) < weight(pivot))) pivot = i;
+    if (pivot == work.size()) continue;
+    const std::map<int, uint64_t> row = work[pivot];
+    work.erase(work.begin() + static_cast<std::ptrdiff_t>(pivot));
+    touched.erase(touched.begin() + static_cast<std::ptrdiff_t>(pivot));
+    const uint64_t inv = field_inverse(row.at(u));
+    for (size_t i = 0; i < work.size(); ++i) {
+      auto& f = work[i];
+      const auto it = f.find(u);
+      if (it == f.end()) continue;
+      touched[i] = true;
+      const uint64_t k = field_neg(field_mul(it->second, inv));  // f - (f_u / row_u) row
+      for (const auto& [v, c] : row) {
+        uint64_t& slot = f[v];
+        slot = field_add(slot, field_mul(k, c));
+      }
+      for (auto jt = f.begin(); jt != f.end();) jt = jt->second == 0 ? f.erase(jt) : std::next(jt);
+    }
+  }
+  std::vector<std::map<int, uint64_t>> out;
+  for (size_t i = 0; i < work.size(); ++i)
+    if (auto& f = work[i]; touched[i] && !f.empty() && std::none_of(f.begin(), f.end(), [&](const auto& vc) { return unbounded(vc.first); }))
+      out.push_back(smallest_multiple(f, bound));
+  return out;
+}
+
+namespace {
+
 // A place's polynomials, as one row of it sees them: every constraint where it applies to the row
 // (the previous row if has_prev, the next row if has_next), each interaction's multiplicity and
 // tuple (its next row: the place's, or the row itself at the end), each free mark's expression
@@ -2320,8 +2417,8 @@ class BitCases {
 std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const Table& t, bool has_prev, bool has_next,
                                              bool real, bool interacting, const std::set<std::string>& left,
                                              const std::set<std::string>& shown_marked, const std::set<std::string>& bits,
-                                             const Carried& carried, const Outputs& outputs, unsigned timeout_ms,
-                                             const std::function<void(const std::string&)>& progress) {
+                                             const Carried& carried, const Outputs& outputs, const Outputs& reads,
+                                             unsigned timeout_ms, const std::function<void(const std::string&)>& progress) {
   const int n = static_cast<int>(t.columns.size());
   auto col = [&](const std::string& name) { return t.column_index(name); };
   std::map<std::string, int> publics;
@@ -2500,6 +2597,7 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
       std::vector<double> range(static_cast<size_t>(n), kPDouble);  // |d_c| < range
       for (int c = 0; c < n; ++c) dv.push_back(ctx.int_const(("d_" + t.columns[static_cast<size_t>(c)].name).c_str()));
       for (const int c : bit_ids) range[static_cast<size_t>(c)] = 2;
+      std::vector<double> row_range = range;  // 0 <= x_c < row_range: the bounds of the row's own values
       unsigned fresh = 0;
       auto big = [&](double v) { return v >= kPDouble ? ctx.int_val(kP) : ctx.int_val(static_cast<int64_t>(v)); };
       auto sum_of = [&](const std::map<int, uint64_t>& form, double& magnitude) {
@@ -2521,9 +2619,11 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
       };
       for (const auto& p : constraint_polys)
         if (auto f = delta_form(substitute(p, value), d); f && !f->empty()) eqs.emplace_back(std::move(*f), 0);
-      const bool functional = !outputs.empty();
+      const bool functional = !outputs.empty() || !reads.empty();
       for (const auto& b : buses) {
-        if (b.mult && !(functional && b.b->send))  // as a function, a send's multiplicity is the row's own
+        const Role role = role_of(spec, outputs, reads, *b.b);
+        // as a function, a send's multiplicity is the row's own, and a read's
+        if (b.mult && !role.own && !(functional && b.b->send))
           if (auto f = delta_form(substitute(*b.mult, value), d); f && !f->empty()) eqs.emplace_back(std::move(*f), 0);
         if (!active(b)) continue;
         const auto& bi = *b.b;
@@ -2534,6 +2634,10 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
           else if (bi.send && bi.bus == "range16") k = 65536;
           else if (const auto it = carried.find(std::make_tuple(bi.bus, bi.send, i)); it != carried.end() && !is_lookup(bi.bus)) k = it->second;
           if (!k || k == kNoBound || !b.tuple[i] || (bi.mult && !nonnegative(*bi.mult))) continue;
+          if (const Poly& e = *b.tuple[i]; e.size() == 1 && e.begin()->second == 1 && e.begin()->first.size() == 1 &&
+                                           e.begin()->first[0] < n)
+            row_range[static_cast<size_t>(e.begin()->first[0])] =
+                std::min(row_range[static_cast<size_t>(e.begin()->first[0])], static_cast<double>(k));
           const auto f = delta_form(substitute(*b.tuple[i], value), d);
           if (!f || f->empty()) continue;
           if (f->size() == 1 && f->begin()->second == 1 && bi.tuple[i]->op == Expr::Op::kColumn)
@@ -2544,16 +2648,16 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
         // the same tuple where the multiplicity is not 0; for a lookup send, given the same key
         if (keyed_by_range(bi)) continue;
         const size_t keys = bi.send ? lookup_key_fields(bi.bus) : 0;
-        const std::set<size_t> outs = output_fields(spec, outputs, bi);
-        // as a function (same_interaction): a receive's outputs are free; a send of the row's own
-        // fixes its outputs given its other fields, or nothing where its bus has none
-        const bool own_send = functional && bi.send && !is_lookup(bi.bus);
+        const std::set<size_t>& outs = role.outputs;
+        // as a function (same_interaction): a receive's outputs are free; the row's own request or
+        // read fixes its outputs given its other fields, or nothing where it has none
+        const bool own_send = role.own;
         if (own_send && outs.empty()) continue;
         std::vector<std::map<int, uint64_t>> key, rest;
         bool ok = true;
         for (size_t i = 0; i < bi.tuple.size() && ok; ++i) {
           const bool out = outs.count(i) > 0, is_key = own_send ? !out : i < keys;
-          if (functional && !bi.send && out) continue;  // an output of a request received: not fixed
+          if (!own_send && out) continue;  // an output of a request received: not fixed
           const auto f = b.tuple[i] ? delta_form(substitute(*b.tuple[i], value), d) : std::nullopt;
           if (!f) ok = !is_key;  // a field that says nothing: only a key's absence spoils the rest
           else (is_key ? key : rest).push_back(*f);
@@ -2566,8 +2670,9 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
           s.add(dv[static_cast<size_t>(c)] > -k && dv[static_cast<size_t>(c)] < k);
         }
       // a constraint that this case makes a sum of bounded columns of one sign, with no constant
-      // (x0_stays on a write to x0: d_v0 + d_v1 + d_v2 + d_v3), is that sum over the integers on
-      // each row, so each of its columns is 0 on both rows, not only their differences' sum
+      // (x0_stays on a write to x0: d_v0 + d_v1 + d_v2 + d_v3, some of them perhaps shown equal
+      // already), is that sum over the integers on each row, so each of its columns is 0 on both
+      // rows, not only their differences' sum
       for (const auto& p : constraint_polys) {
         const Poly q = substitute(p, value);
         if (q.empty() || q.count(Mono{})) continue;
@@ -2576,15 +2681,16 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
         bool one_sign = true;
         for (const auto& [m, c] : q) {
           const int s_c = signed_value(c) > 0 ? 1 : -1;
-          if (m.size() != 1 || !d.count(m[0]) || range[static_cast<size_t>(m[0])] >= kPDouble || (sign && s_c != sign)) {
+          if (m.size() != 1 || m[0] >= n || row_range[static_cast<size_t>(m[0])] >= kPDouble || (sign && s_c != sign)) {
             one_sign = false;
             break;
           }
           sign = s_c;
-          reach += std::fabs(static_cast<double>(signed_value(c))) * (range[static_cast<size_t>(m[0])] - 1);
+          reach += std::fabs(static_cast<double>(signed_value(c))) * (row_range[static_cast<size_t>(m[0])] - 1);
         }
         if (one_sign && reach < kPDouble / 2)
-          for (const auto& [m, c] : q) s.add(dv[static_cast<size_t>(m[0])] == 0);
+          for (const auto& [m, c] : q)
+            if (d.count(m[0])) s.add(dv[static_cast<size_t>(m[0])] == 0);
       }
       auto zero = [&](const std::map<int, uint64_t>& form, bool top) {
         double mag = 0;
@@ -2593,6 +2699,13 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
         if (!top) return z3::mod(v, ctx.int_val(kP)) == 0;
         return v == ctx.int_const(("j" + std::to_string(fresh++)).c_str()) * ctx.int_val(kP);
       };
+      {  // the exact equations' consequences without the unbounded differences (cpu's adder c1, c2)
+        std::vector<std::map<int, uint64_t>> exact;
+        for (const auto& [form, bound] : eqs)
+          if (bound == 0) exact.push_back(form);
+        for (auto& form : without_unbounded(exact, [&](int v) { return range[static_cast<size_t>(v)]; }))
+          eqs.emplace_back(std::move(form), 0);
+      }
       for (const auto& [form, bound] : eqs) {
         if (bound == 0) {
           s.add(zero(form, true));
@@ -2655,7 +2768,8 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
 std::set<std::string> settled_by_values(const spec::air::Spec& spec, const Table& t, bool has_prev, bool has_next, bool real,
                                         bool interacting, const std::set<std::string>& left,
                                         const std::set<std::string>& bits, const Carried& carried, const Outputs& outputs,
-                                        unsigned timeout_ms, const std::function<void(const std::string&)>& progress) {
+                                        const Outputs& reads, unsigned timeout_ms,
+                                        const std::function<void(const std::string&)>& progress) {
   const int n = static_cast<int>(t.columns.size());
   auto col = [&](const std::string& name) { return t.column_index(name); };
   // ids: on x, column c is c; on y, c where it is shown equal (and unmarked), n + c where it is
@@ -2682,9 +2796,11 @@ std::set<std::string> settled_by_values(const spec::air::Spec& spec, const Table
     for (const auto& [m, c] : b) add_term(a, m, field_neg(c));
     return a;
   };
-  const bool functional = !outputs.empty();  // as a function, a send's multiplicity is the row's own (same_interaction)
+  // as a function, a send's multiplicity is the row's own, and a read's (same_interaction)
+  const bool functional = !outputs.empty() || !reads.empty();
   for (size_t j = 0; j < px.buses.size(); ++j)
-    if (px.buses[j].mult && py.buses[j].mult && !(functional && px.buses[j].b->send))
+    if (px.buses[j].mult && py.buses[j].mult && !(functional && px.buses[j].b->send) &&
+        !role_of(spec, outputs, reads, *px.buses[j].b).own)
       holds.push_back(minus(*px.buses[j].mult, *py.buses[j].mult));
   // the bits: the open and the marked bit columns on both rows, the rest on x (shared)
   std::map<int, std::string> bit_names;
@@ -2777,10 +2893,11 @@ std::set<std::string> settled_by_values(const spec::air::Spec& spec, const Table
       for (size_t j = 0; j < px.buses.size(); ++j) {
         const auto &bx = px.buses[j], &by = py.buses[j];
         if (is_lookup(bx.b->bus) || !nonzero(bx.mult)) continue;
-        const std::set<size_t> outs = output_fields(spec, outputs, *bx.b);
+        const Role role = role_of(spec, outputs, reads, *bx.b);
+        const std::set<size_t>& outs = role.outputs;
         auto same = [&](size_t i) { return reduce(minus(*bx.tuple[i], *by.tuple[i])); };
         auto known = [&](size_t i) { return bx.tuple[i] && by.tuple[i]; };
-        if (functional && bx.b->send) {  // the row's own request: its answer where both ask the same
+        if (role.own) {  // the row's own request or read: its answer where both ask the same
           if (outs.empty() || !nonzero(by.mult)) continue;
           bool asked_same = true;
           for (size_t i = 0; i < bx.tuple.size() && asked_same; ++i)
@@ -2791,7 +2908,7 @@ std::set<std::string> settled_by_values(const spec::air::Spec& spec, const Table
           continue;
         }
         for (size_t i = 0; i < bx.tuple.size(); ++i)
-          if (known(i) && !(functional && outs.count(i))) all.push_back(same(i));
+          if (known(i) && !outs.count(i)) all.push_back(same(i));
       }
       auto affine = [](const Poly& q) { return std::all_of(q.begin(), q.end(), [](const auto& mc) { return mc.first.size() <= 1; }); };
       // a nonzero constant: no solution; one variable: its value
@@ -2940,7 +3057,7 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
     one[j] = true;
     const z3::expr mx = enc.mult(b, x, nx_x);
     if (!is_lookup(b.bus) || !b.send) interacts = interacts || mx != 0;
-    b_item.push_back(same_interaction(enc, b, x, nx_x, y, nx_y, !options.outputs.empty(), output_fields(spec, options.outputs, b)) &&
+    b_item.push_back(same_interaction(enc, b, x, nx_x, y, nx_y, as_function(options), role_of(spec, options.outputs, options.reads, b)) &&
                      enc.lookups(x, nx_x, &one) &&
                      enc.lookups(y, nx_y, &one));
   }
@@ -3031,11 +3148,11 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
     for (const auto& m : t.free)
       if (!left.count(m.column)) shown_marked.insert(m.column);
     for (const auto& n : settled_by_differences(spec, t, has_prev, has_next, real, options.interacting, left, shown_marked, bits,
-                                                carried, options.outputs, options.timeout_ms, options.progress))
+                                                carried, options.outputs, options.reads, options.timeout_ms, options.progress))
       settled(n);
     if (left.size() == before)  // then the values, case by case
       for (const auto& n : settled_by_values(spec, t, has_prev, has_next, real, options.interacting, left, bits, carried,
-                                             options.outputs, options.timeout_ms, options.progress))
+                                             options.outputs, options.reads, options.timeout_ms, options.progress))
         settled(n);
     if (options.progress) options.progress(t.name + ": " + std::to_string(left.size()) + " columns left after the differences");
     if (left.size() < before) {
@@ -3112,6 +3229,7 @@ Steps unique_by_steps(const spec::air::Spec& spec, const Table& t, bool has_prev
 Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const Options& options) {
   const Table& t = find_table(spec, table);
   check_outputs(spec, options.outputs);
+  check_outputs(spec, options.reads);
   Timer timer;
   Uniqueness u{table, Verdict::kImplied, 0, {}, {}, {}, {}};
   for (const auto& m : t.free) u.but += (u.but.empty() ? "" : "; ") + m.column + " unless " + spec::air::to_string(*m.unless);
@@ -3156,7 +3274,7 @@ Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const O
     z3::expr interacts = ctx.bool_val(false);
     for (const auto& b : t.buses) {
       if (!is_lookup(b.bus) || !b.send) interacts = interacts || enc.mult(b, x, nx_x) != 0;
-      s.add(same_interaction(enc, b, x, nx_x, y, nx_y, !options.outputs.empty(), output_fields(spec, options.outputs, b)));
+      s.add(same_interaction(enc, b, x, nx_x, y, nx_y, as_function(options), role_of(spec, options.outputs, options.reads, b)));
     }
     if (options.interacting) s.add(interacts);
     // preprocessed columns are the verifier's: the same in both; a main column may differ

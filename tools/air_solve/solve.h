@@ -86,6 +86,13 @@ struct Options {
   // table's outputs follow from its inputs, not only its witness from its tuples. Unknown names
   // throw std::invalid_argument.
   std::map<std::string, std::set<std::string>> outputs;
+  // with the question as a function: the receives on these buses read a state (the memory, the
+  // registers) keyed by the fields named (bus -> field names, e.g. mem -> addr). The key is the
+  // row's own (an address it computes), so neither it nor the multiplicity is fixed; the rest of
+  // the tuple follows from the key where both rows read (the state holds one value per key).
+  // Without it a receive's tuple is fixed whole, and a row that reads the wrong address reads a
+  // different tuple, which the question does not see. Unknown names throw std::invalid_argument.
+  std::map<std::string, std::set<std::string>> reads;
 };
 
 // Is constraint `id` of `table` implied by the table's other constraints (see above)?
@@ -184,6 +191,15 @@ struct Uniqueness {
   std::string but;                        // the table's free marks ("COLUMN unless EXPR; ..."), asked only there
 };
 Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const Options& options);
+
+// The difference step's field elimination (solve.cpp): given exact linear equations
+// sum a_v d_v = 0 (mod p), each a map from a variable to its coefficient, with |d_v| < bound(v)
+// (p or more: no bound), the consequences in which no unbounded variable is left, found by
+// solving for each such variable in the equation that names it with the smallest coefficient
+// and substituting it in the others, each scaled by the inverse of one of its coefficients so
+// that sum |a_v| bound(v) is smallest. Only equations that the elimination changed are returned.
+std::vector<std::map<int, uint64_t>> without_unbounded(std::vector<std::map<int, uint64_t>> equations,
+                                                       const std::function<double(int)>& bound);
 
 // One line for an answer: "ID  verdict (0.12 s)[: scenario; col=value ...]".
 std::string format(const Answer& a);
