@@ -4356,6 +4356,38 @@ TEST(Air, PaddingRowsAreTheRowsTheSpecDeclares) {
   EXPECT_GT(checked, 100u);
 }
 
+// Determinism of the free columns: a `free COL unless EXPR` mark says that nothing reads COL where
+// EXPR is 0 (spec/README.md), so any value there proves; the trace builder writes 0 there, so
+// that one run gives one trace and one proof (tables/cpu.md, "The free columns"). Every mark,
+// on every row of these traces where its expression is 0 (a next-row name reads 0 past the last
+// row), finds 0. Each mark must be met on a real row (padding rows are Air.PaddingRowsAreTheRows-
+// TheSpecDeclares's), or the check says nothing of it.
+TEST(Air, TheTraceBuilderWritesZeroInAFreeColumnWhereNothingReadsIt) {
+  std::map<std::string, size_t> met;  // "table.column": real rows where its expression is 0
+  for (const AirTrace* trace : {&fib(), &alu_prog(), &exit_prog(), &mem_prog(), &div_prog(), &sys_prog(), &log_prog(),
+                                &big_read_prog(), &far_prog()})
+    for (const auto& table : the_spec().tables) {
+      const auto& tt = trace->table(table.name);
+      for (const auto& mark : table.free) {
+        const size_t c = tt.col(mark.column);
+        const bool has_real = std::find(tt.columns.begin(), tt.columns.end(), "is_real") != tt.columns.end();
+        auto& count = met[table.name + "." + mark.column];
+        for (size_t r = 0; r < tt.height(); ++r) {
+          const uint64_t unless = spec::air::eval(*mark.unless, [&](const std::string& name, bool next) -> uint64_t {
+            if (const auto it = trace->publics.find(name); it != trace->publics.end()) return it->second;
+            if (next) return r + 1 < tt.height() ? tt.rows[r + 1][tt.col(name)] : 0;
+            return tt.rows[r][tt.col(name)];
+          });
+          if (unless != 0) continue;
+          count += !has_real || tt.rows[r][tt.col("is_real")] == 1;  // padding rows: Air.PaddingRows...
+          ASSERT_EQ(tt.rows[r][c], 0u) << table.name << " row " << r << ": " << mark.column << " where "
+                                       << spec::air::to_string(*mark.unless) << " = 0";
+        }
+      }
+    }
+  for (const auto& [mark, count] : met) EXPECT_GT(count, 0u) << mark << ": its expression is 0 on no real row of these traces";
+}
+
 // Edge cases that broke other zkVMs, in one executed program whose code sits just below 2^32:
 // rs1 == rs2, rd == rs1, a write to x0 that must not stick, LUI's sign extension, AUIPC whose sum
 // crosses 2^32, JALR near the top of the address space. The honest trace passes; each result
