@@ -1752,8 +1752,8 @@ z3::expr same_interaction(const Encoder& enc, const spec::air::BusInteraction& b
   const std::set<size_t>& outputs = role.outputs;
   if (own && outputs.empty()) return mx.ctx().bool_val(true);  // the row's own: nothing fixed
   z3::expr when = mx != 0;
-  if (functional && b.send) when = when && my != 0;
-  if (own) when = when && my != 0;
+  const bool answered = own || (functional && b.send);  // fixed only where both rows are active
+  if (answered) when = when && my != 0;
   if (by_range) when = when && value(0, x, nx_x) < value(2, y, nx_y) && value(0, y, nx_y) < value(2, x, nx_x);
   z3::expr same = mx.ctx().bool_val(true);
   for (size_t i = 0; i < b.tuple.size(); ++i) {
@@ -1761,7 +1761,7 @@ z3::expr same_interaction(const Encoder& enc, const spec::air::BusInteraction& b
     if (own ? !out : i < keys) when = when && field(i);        // a key (a request's other fields)
     else if (own || !out || !functional) same = same && field(i);  // fixed where the keys are
   }
-  if (own || (functional && b.send)) return z3::implies(when, same);
+  if (answered) return z3::implies(when, same);
   return mx == my && z3::implies(when, same);
 }
 
@@ -2433,6 +2433,8 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
   const auto& buses = pp.buses;
   const auto& unless = pp.unless;
   using Bus = PlacePolys::Bus;
+  std::vector<Role> roles;  // each interaction's, as a function (role_of)
+  for (const auto& b : buses) roles.push_back(role_of(spec, outputs, reads, *b.b));
   const TableFacts facts{t, nullptr};
   // the columns that a constraint on the row defines from bits (mo1 = (f_load + f_store) (i12 +
   // i13 - i12 i13), mo3 = mo2): v - g with v in no other term, g over bits and columns defined
@@ -2620,8 +2622,9 @@ std::set<std::string> settled_by_differences(const spec::air::Spec& spec, const 
       for (const auto& p : constraint_polys)
         if (auto f = delta_form(substitute(p, value), d); f && !f->empty()) eqs.emplace_back(std::move(*f), 0);
       const bool functional = !outputs.empty() || !reads.empty();
-      for (const auto& b : buses) {
-        const Role role = role_of(spec, outputs, reads, *b.b);
+      for (size_t j = 0; j < buses.size(); ++j) {
+        const Bus& b = buses[j];
+        const Role& role = roles[j];
         // as a function, a send's multiplicity is the row's own, and a read's
         if (b.mult && !role.own && !(functional && b.b->send))
           if (auto f = delta_form(substitute(*b.mult, value), d); f && !f->empty()) eqs.emplace_back(std::move(*f), 0);
