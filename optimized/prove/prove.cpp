@@ -18,6 +18,8 @@
 #include "reference/prove/stopwatch.h"
 #include "reference/stark/air.h"
 #include "optimized/transcript/transcript.h"
+#include "core/fri/fri.h"
+#include "core/stark/transcript.h"
 #include "spec/air/embedded.h"
 
 namespace zkrv::opt::prove {
@@ -253,6 +255,57 @@ std::vector<Fp3> bitrev_powers(size_t n, const Fp3& z) {
   return t;
 }
 
+// The prover's side of FRI's commit phase (core::StarkTranscript::fri_commit) on the backend:
+// the codeword g folded into a new buffer each round; a committed layer keeps its codeword
+// (leaf i: values i and i + half) and its Merkle heap.
+struct FriLayers {
+  Backend& be;
+  std::map<unsigned, Buffer<Fp3>> deep;  // the DEEP codewords not yet folded in, by log height
+  unsigned log_max, log_blowup;
+  Buffer<Fp3> g;
+  Fp s = Fp::from_u64(spec::GoldilocksTraits::kGenerator);  // g lives on s·<ω>
+  std::vector<Buffer<Fp3>> codewords;
+  std::vector<Buffer<Digest>> heaps;
+  std::vector<spec::Digest> roots;
+  std::vector<spec::Fp3Raw> final;
+
+  FriLayers(Backend& backend, std::map<unsigned, Buffer<Fp3>> d, unsigned log_max_height, unsigned lb)
+      : be(backend), deep(std::move(d)), log_max(log_max_height), log_blowup(lb) {
+    g = deep.at(log_max);
+    deep.erase(log_max);
+  }
+  spec::Digest commit(unsigned) {
+    Buffer<Digest> heap = be.alloc<Digest>(g.size());
+    be.hash_fri_rows(g, 1, heap);
+    be.merkle_tree(heap);
+    roots.push_back(be.gather(heap, std::vector<size_t>{1})[0]);
+    codewords.push_back(g);
+    heaps.push_back(std::move(heap));
+    return roots.back();
+  }
+  void fold(unsigned l, const Fp3& beta, const std::optional<Fp3>& lambda) {
+    Buffer<Fp3> next = be.alloc<Fp3>(g.size() / 2);
+    be.fri_fold(g, 1, s, beta, next);
+    s = s * s;
+    if (lambda) {
+      const unsigned log_h = log_max - l - 1;
+      be.add_scaled(next, *lambda, deep.at(log_h));
+      deep.erase(log_h);
+    }
+    g = std::move(next);
+  }
+  std::vector<spec::Fp3Raw> final_poly() {
+    const std::vector<Fp3> last = be.download(g);
+    std::vector<Column> comp(3, Column(last.size()));
+    for (size_t i = 0; i < last.size(); ++i)
+      for (size_t c = 0; c < 3; ++c) comp[c][i] = last[i].c[c];
+    for (auto& col : comp) col = coset_coeffs(std::move(col), s);
+    for (size_t k = 0; k < last.size() >> log_blowup; ++k)
+      final.push_back({comp[0][k].value(), comp[1][k].value(), comp[2][k].value()});
+    return final;
+  }
+};
+
 }  // namespace
 
 namespace {
@@ -346,7 +399,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   proof.options = options;
   std::vector<TableData> td(T);
   tdp = &td;
-  unsigned log_max = 0, log_min = 64;
+  unsigned log_max = 0;
   for (size_t t = 0; t < T; ++t) {
     const rs::TableLayout& tl = layout.tables[t];
     TableData& d = td[t];
@@ -360,7 +413,6 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     if (tl.chunks > blowup) throw std::invalid_argument("table " + tl.name + " needs a larger blowup");
     proof.statement.log_heights.push_back(static_cast<uint8_t>(d.log_h));
     log_max = std::max(log_max, d.log_h);
-    log_min = std::min(log_min, d.log_h);
   }
   for (size_t t = 0; t < T; ++t)
     for (auto& c : tables[t].columns) td[t].trace.push_back(be.adopt(std::move(c)));
@@ -377,8 +429,8 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     for (size_t r = 0; r < td[ot].h; ++r)
       if (is_real[r].value()) proof.statement.output.push_back(static_cast<uint8_t>(value[r].value()));
   }
-  Transcript tr("zkrv-stark-v1");
-  tr.absorb("statement", spec::encode_statement(options, proof.statement));
+  core::StarkTranscript<Transcript> tr;
+  tr.observe_statement(options, proof.statement);
 
   // spec: protocol:stark:main
   for (size_t t = 0; t < T; ++t) {
@@ -386,7 +438,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     const span::Span per_table(label.c_str());
     TableData& d = td[t];
     d.n = d.h * blowup;
-    d.shift = to_opt(rs::lde_shift(log_max, d.log_h));
+    d.shift = core::lde_shift<Fp>(log_max, d.log_h);
     for (const auto& col : d.trace) {
       d.coeffs[kMain].push_back(be.alloc<Fp>(d.h));
       be.copy(d.coeffs[kMain].back().storage(), col.storage(), d.h * sizeof(Fp));
@@ -451,12 +503,13 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   };
   const MixedTree main_tree(be, matrices(kMain));
   proof.main_root = main_tree.root();
-  tr.absorb_digest("main-root", proof.main_root);
+  tr.observe_main_root(proof.main_root);
   trees.push_back(&main_tree);
   lap("commit");
 
   // spec: protocol:stark:logup
-  const Fp3 alpha_lu = tr.squeeze_ext("logup-alpha"), beta_lu = tr.squeeze_ext("logup-beta");
+  const core::LogupDraw<Fp3> draw = tr.sample_logup();
+  const Fp3 alpha_lu = draw.alpha, beta_lu = draw.beta;
   for (size_t t = 0; t < T; ++t) {
     const rs::TableLayout& tl = layout.tables[t];
     TableData& d = td[t];
@@ -468,18 +521,15 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     be.dif_coefficients(d.coeffs[kAux]);
   }
   for (TableData& d : td) d.trace.clear();  // LogUp was the last to read it
-  for (const TableData& d : td) {
-    proof.terminal_sums.push_back(raw(d.terminal));
-    tr.absorb_ext("logup-sum", d.terminal);
-  }
+  for (const TableData& d : td) proof.terminal_sums.push_back(raw(d.terminal));
   const MixedTree aux_tree(be, matrices(kAux));
   proof.aux_root = aux_tree.root();
-  tr.absorb_digest("aux-root", proof.aux_root);
+  tr.observe_logup(proof.terminal_sums, proof.aux_root);
   trees.push_back(&aux_tree);
   lap("logup");
 
   // spec: protocol:stark:quotient
-  const ref::Fp3 alpha = to_ref(tr.squeeze_ext("constraint-alpha"));
+  const ref::Fp3 alpha = to_ref(tr.sample_constraint_alpha());
   for (size_t t = 0; t < T; ++t) {
     const std::string label = "quotient " + layout.tables[t].name;
     const span::Span per_table(label.c_str());
@@ -520,16 +570,12 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   }
   const MixedTree q_tree(be, matrices(kQuotient));
   proof.quotient_root = q_tree.root();
-  tr.absorb_digest("quotient-root", proof.quotient_root);
+  tr.observe_quotient_root(proof.quotient_root);
   trees.push_back(&q_tree);
   lap("quotient");
 
   // spec: protocol:stark:ood
-  ref::Fp3 zeta_ref;
-  do {
-    zeta_ref = to_ref(tr.squeeze_ext("ood-point"));
-  } while (!rs::ood_point_ok(zeta_ref, proof.statement.log_heights, lb));
-  const Fp3 zeta = to_opt(zeta_ref);
+  const Fp3 zeta = tr.sample_ood_point(proof.statement.log_heights, lb);
   // Every column's polynomial at ζ (and main and aux at ζ·ω_h), from its dif form: main at ζ,
   // main at ζω, aux at ζ, aux at ζω, the quotient chunks at ζ.
   for (const TableData& d : td) {
@@ -540,11 +586,11 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
         for (const Fp3& x : be.evaluate_dif(d.coeffs[kind], zpow[s])) proof.ood.push_back(raw(x));
     for (const Fp3& x : be.evaluate_dif(d.coeffs[kQuotient], zpow[0])) proof.ood.push_back(raw(x));
   }
-  tr.absorb("ood-values", rs::fp3_bytes(proof.ood));
+  tr.observe_ood_values(proof.ood);
   lap("ood");
 
   // spec: protocol:stark:deep
-  const Fp3 gamma = tr.squeeze_ext("deep-gamma");
+  const Fp3 gamma = tr.sample_deep_gamma();
   std::map<unsigned, Buffer<Fp3>> deep;
   {
     Fp3 power = embed(kOne);
@@ -607,76 +653,33 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   }
 
   // spec: protocol:stark:fri
-  const unsigned log_final = std::min(options.log_final_size, log_min);
-  const unsigned rounds = log_max - log_final;
-  std::vector<Buffer<Fp3>> fri_layers;    // per committed layer: its codeword (leaf i: values i, i + half)
-  std::vector<Buffer<Digest>> fri_heaps;  // and its Merkle heap
-  Buffer<Fp3> g = deep[log_max];
-  deep.erase(log_max);
-  Fp s = Fp::from_u64(spec::GoldilocksTraits::kGenerator);
-  for (unsigned l = 0; l < rounds; ++l) {
-    const size_t n = g.size(), half = n / 2;
-    if (l >= 1) {
-      Buffer<Digest> heap = be.alloc<Digest>(n);
-      be.hash_fri_rows(g, 1, heap);
-      be.merkle_tree(heap);
-      proof.fri_roots.push_back(be.gather(heap, std::vector<size_t>{1})[0]);
-      tr.absorb_digest("fri-layer-root", proof.fri_roots.back());
-      fri_layers.push_back(g);
-      fri_heaps.push_back(std::move(heap));
-    }
-    const Fp3 beta = tr.squeeze_ext("fri-fold");
-    Buffer<Fp3> next = be.alloc<Fp3>(half);
-    be.fri_fold(g, 1, s, beta, next);
-    s = s * s;
-    const unsigned log_h_next = log_max - l - 1;
-    if (deep.count(log_h_next)) {
-      const Fp3 lambda = tr.squeeze_ext("fri-inject");
-      be.add_scaled(next, lambda, deep[log_h_next]);
-      deep.erase(log_h_next);
-    }
-    g = std::move(next);
-  }
-  {
-    const std::vector<Fp3> last = be.download(g);
-    std::vector<Column> comp(3, Column(last.size()));
-    for (size_t i = 0; i < last.size(); ++i)
-      for (size_t c = 0; c < 3; ++c) comp[c][i] = last[i].c[c];
-    for (auto& col : comp) col = coset_coeffs(std::move(col), s);
-    for (size_t k = 0; k < (size_t{1} << log_final); ++k)
-      proof.final_poly.push_back({comp[0][k].value(), comp[1][k].value(), comp[2][k].value()});
-    tr.absorb("fri-final", rs::fp3_bytes(proof.final_poly));
-  }
+  const core::FriShape shape = core::fri_shape(options, proof.statement.log_heights);
+  FriLayers layers(be, std::move(deep), log_max, lb);
+  tr.fri_commit(shape, layers);
+  proof.fri_roots = layers.roots;
+  proof.final_poly = layers.final;
   {
     size_t b = 0;
-    for (const auto& x : fri_layers) b += x.size() * sizeof(Fp3);
-    for (const auto& x : fri_heaps) b += x.size() * sizeof(Digest);
+    for (const auto& x : layers.codewords) b += x.size() * sizeof(Fp3);
+    for (const auto& x : layers.heaps) b += x.size() * sizeof(Digest);
     lap("fri", {{"FRI layers", b}});
   }
 
   // spec: protocol:stark:queries
   proof.pow_nonce = tr.grind(options.pow_bits, threads);
-  {
-    std::vector<uint8_t> b;
-    for (int k = 0; k < 8; ++k) b.push_back(static_cast<uint8_t>(proof.pow_nonce >> (8 * k)));
-    tr.absorb("fri-pow", b);
-  }
-  const size_t half0 = size_t{1} << (log_max + lb - 1);
-  std::vector<size_t> queries;
-  for (unsigned i = 0; i < options.num_queries; ++i) queries.push_back(tr.squeeze_index("fri-query", half0));
+  const std::vector<size_t> queries = tr.sample_queries(options.num_queries, shape.half(0));
   {  // the opened rows' values, from the coefficients (or the held parts)
     const auto main_v = main_tree.fetch(main_tree.rows_opened(queries));
     const auto aux_v = aux_tree.fetch(aux_tree.rows_opened(queries));
     const auto q_v = q_tree.fetch(q_tree.rows_opened(queries));
     for (size_t q : queries) proof.queries.push_back({main_tree.open(q, main_v), aux_tree.open(q, aux_v), q_tree.open(q, q_v)});
   }
-  for (size_t l = 0; l < fri_layers.size(); ++l) {
-    const size_t half = fri_layers[l].size() / 2;
-    std::set<size_t> leaves;
-    for (size_t q : queries) leaves.insert(q % half);
+  for (size_t l = 0; l < layers.codewords.size(); ++l) {
+    const size_t half = layers.codewords[l].size() / 2;
+    const std::vector<size_t> leaves = core::fri_layer_leaves(queries, half);
     std::vector<size_t> at;
     for (size_t i : leaves) at.push_back(i), at.push_back(i + half);
-    const std::vector<Fp3> v = be.gather(fri_layers[l], at);
+    const std::vector<Fp3> v = be.gather(layers.codewords[l], at);
     spec::FriLayerOpening op;
     for (size_t j = 0; j < leaves.size(); ++j) {
       std::vector<uint64_t> row;
@@ -684,7 +687,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
         for (size_t c = 0; c < 3; ++c) row.push_back(v[2 * j + u].c[c].value());
       op.rows.push_back(row);
     }
-    op.merkle_proof = open_batch(be, fri_heaps[l], {leaves.begin(), leaves.end()});
+    op.merkle_proof = open_batch(be, layers.heaps[l], leaves);
     proof.fri_openings.push_back(std::move(op));
   }
   lap("queries");

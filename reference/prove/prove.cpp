@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
-#include "reference/fri/fri.h"
+#include "core/fri/fri.h"
+#include "core/stark/transcript.h"
 #include "reference/merkle/merkle.h"
 #include "reference/merkle/mixed.h"
 #include "reference/ntt/ntt.h"
@@ -73,6 +75,54 @@ std::vector<Fp> coset_coeffs(const std::vector<Fp>& evals, Fp shift) {
   return c;
 }
 
+// The prover's side of FRI's commit phase (core::StarkTranscript::fri_commit): the codeword g
+// folded in place, a committed layer's rows (leaf i: values i and i + half) and Merkle tree.
+struct FriLayers {
+  std::map<unsigned, std::vector<Fp3>> deep;  // the DEEP codewords not yet folded in, by log height
+  unsigned log_max, log_blowup;
+  std::vector<Fp3> g;
+  Fp s = Fp::from_u64(spec::GoldilocksTraits::kGenerator);  // g lives on s·<ω>
+  std::vector<MerkleTree> trees;
+  std::vector<std::vector<Row>> rows;
+  std::vector<spec::Digest> roots;
+  std::vector<spec::Fp3Raw> final;
+
+  FriLayers(std::map<unsigned, std::vector<Fp3>> d, unsigned log_max_height, unsigned log_blowup_)
+      : deep(std::move(d)), log_max(log_max_height), log_blowup(log_blowup_), g(std::move(deep[log_max_height])) {}
+  spec::Digest commit(unsigned) {
+    const size_t half = g.size() / 2;
+    std::vector<Row> r(half);
+    for (size_t i = 0; i < half; ++i)
+      for (size_t j : {i, i + half})
+        for (const Fp& c : g[j].c) r[i].push_back(c);
+    trees.emplace_back(r);
+    rows.push_back(std::move(r));
+    roots.push_back(trees.back().root());
+    return roots.back();
+  }
+  void fold(unsigned l, const Fp3& beta, const std::optional<Fp3>& lambda) {
+    const size_t half = g.size() / 2;
+    const Fp w = root_of_unity(spec::ntt_log2(g.size()));
+    std::vector<Fp3> next(half);
+    Fp x = s;
+    for (size_t i = 0; i < half; ++i, x = x * w) next[i] = core::fri_fold2(g[i], g[i + half], x, beta);
+    s = s * s;
+    if (lambda) {
+      const auto& in = deep.at(log_max - l - 1);
+      for (size_t i = 0; i < half; ++i) next[i] = next[i] + *lambda * in[i];
+    }
+    g = std::move(next);
+  }
+  std::vector<spec::Fp3Raw> final_poly() {
+    std::vector<std::vector<Fp>> comp(3, std::vector<Fp>(g.size()));
+    for (size_t i = 0; i < g.size(); ++i)
+      for (size_t c = 0; c < 3; ++c) comp[c][i] = g[i].c[c];
+    for (auto& col : comp) col = coset_coeffs(col, s);
+    for (size_t k = 0; k < g.size() >> log_blowup; ++k) final.push_back({comp[0][k].value(), comp[1][k].value(), comp[2][k].value()});
+    return final;
+  }
+};
+
 }  // namespace
 
 namespace {
@@ -103,7 +153,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace
   spec::StarkProof proof;
   proof.options = options;
   std::vector<TableData> td(layout.tables.size());
-  unsigned log_max = 0, log_min = 64;
+  unsigned log_max = 0;
   for (size_t t = 0; t < layout.tables.size(); ++t) {
     const TableLayout& tl = layout.tables[t];
     const air::TraceTable& tt = trace.table(tl.name);
@@ -119,7 +169,6 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace
     proof.statement.log_heights.push_back(static_cast<uint8_t>(d.log_h));
     if (consume && tl.name != "output") std::vector<std::vector<uint64_t>>().swap(consume->table(tl.name).rows);
     log_max = std::max(log_max, d.log_h);
-    log_min = std::min(log_min, d.log_h);
     if (tl.chunks > blowup) throw std::invalid_argument("table " + tl.name + " needs a larger blowup");
   }
   proof.statement.program_digest = program_digest(image);
@@ -133,15 +182,15 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace
   for (const std::string& name : layout.publics) publics.push_back(Fp::from_u64(trace.publics.at(name)));
   std::vector<Fp3> publics3;
   for (Fp x : publics) publics3.push_back(embed(x));
-  Transcript tr("zkrv-stark-v1");
-  tr.absorb("statement", spec::encode_statement(options, proof.statement));
+  core::StarkTranscript<Transcript> tr;
+  tr.observe_statement(options, proof.statement);
 
   // spec: protocol:stark:main — every column's LDE on its table's coset; the main columns in
   // one mixed-height tree.
   for (size_t t = 0; t < layout.tables.size(); ++t) {
     TableData& d = td[t];
     d.n = d.h * blowup;
-    d.shift = lde_shift(log_max, d.log_h);
+    d.shift = core::lde_shift<Fp>(log_max, d.log_h);
     for (const auto& col : d.trace) d.lde.push_back(coset_lde(col, static_cast<unsigned>(blowup), d.shift));
   }
   std::vector<ColumnRefs> mats;
@@ -151,11 +200,12 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace
   }
   const MixedMerkleTree main_tree(mats);
   proof.main_root = main_tree.root();
-  tr.absorb_digest("main-root", proof.main_root);
+  tr.observe_main_root(proof.main_root);
   clock.lap("commit");
 
   // spec: protocol:stark:logup — fraction columns and the running sum per table.
-  const LogupChallenges ch{tr.squeeze_ext("logup-alpha"), tr.squeeze_ext("logup-beta")};
+  const core::LogupDraw<Fp3> draw = tr.sample_logup();
+  const LogupChallenges ch{draw.alpha, draw.beta};
   for (size_t t = 0; t < layout.tables.size(); ++t) {
     const TableLayout& tl = layout.tables[t];
     TableData& d = td[t];
@@ -204,19 +254,16 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace
         d.aux_lde.push_back(coset_lde(base, static_cast<unsigned>(blowup), d.shift));
       }
   }
-  for (const TableData& d : td) {
-    proof.terminal_sums.push_back(to_raw(d.terminal));
-    tr.absorb_ext("logup-sum", d.terminal);
-  }
+  for (const TableData& d : td) proof.terminal_sums.push_back(to_raw(d.terminal));
   mats.clear();
   for (const TableData& d : td) mats.push_back(refs(d.aux_lde));
   const MixedMerkleTree aux_tree(mats);
   proof.aux_root = aux_tree.root();
-  tr.absorb_digest("aux-root", proof.aux_root);
+  tr.observe_logup(proof.terminal_sums, proof.aux_root);
   clock.lap("logup");
 
   // spec: protocol:stark:quotient — C / Z_H on the LDE coset, split into chunks of degree < h.
-  const Fp3 alpha = tr.squeeze_ext("constraint-alpha");
+  const Fp3 alpha = tr.sample_constraint_alpha();
   for (size_t t = 0; t < layout.tables.size(); ++t) {
     const TableLayout& tl = layout.tables[t];
     TableData& d = td[t];
@@ -269,15 +316,12 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace
   for (const TableData& d : td) mats.push_back(refs(d.q_lde));
   const MixedMerkleTree q_tree(mats);
   proof.quotient_root = q_tree.root();
-  tr.absorb_digest("quotient-root", proof.quotient_root);
+  tr.observe_quotient_root(proof.quotient_root);
   clock.lap("quotient");
 
   // spec: protocol:stark:ood — ζ outside every trace domain and LDE coset; every column at ζ
   // and ζ·ω_h, the quotient chunks at ζ.
-  Fp3 zeta;
-  do {
-    zeta = tr.squeeze_ext("ood-point");
-  } while (!ood_point_ok(zeta, proof.statement.log_heights, lb));
+  const Fp3 zeta = tr.sample_ood_point(proof.statement.log_heights, lb);
   std::map<std::pair<unsigned, int>, std::vector<Fp3>> weights;
   auto weights_for = [&](unsigned log_h, int shifted) -> const std::vector<Fp3>& {
     auto key = std::make_pair(log_h, shifted);
@@ -297,12 +341,12 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace
       proof.ood.push_back(to_raw(acc));
     }
   }
-  tr.absorb("ood-values", fp3_bytes(proof.ood));
+  tr.observe_ood_values(proof.ood);
   clock.lap("ood");
 
   // spec: protocol:stark:deep — per height, Σ γ^k (f(x) − v_k) / (x − z_k) over the opened
   // values in their order.
-  const Fp3 gamma = tr.squeeze_ext("deep-gamma");
+  const Fp3 gamma = tr.sample_deep_gamma();
   std::map<unsigned, std::vector<Fp3>> deep;  // by log height
   {
     Fp3 power = embed(kOne);
@@ -338,72 +382,27 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace
 
   // spec: protocol:stark:fri — binary folds from the tallest DEEP codeword; each smaller one
   // enters, times a fresh challenge, when the folded word reaches its size.
-  const unsigned log_final = std::min(options.log_final_size, log_min);
-  const unsigned rounds = log_max - log_final;
-  std::vector<MerkleTree> fri_trees;
-  std::vector<std::vector<Row>> fri_rows;
-  std::vector<Fp3> g = deep[log_max];
-  Fp s = Fp::from_u64(spec::GoldilocksTraits::kGenerator);
-  for (unsigned l = 0; l < rounds; ++l) {
-    const size_t n = g.size(), half = n / 2;
-    if (l >= 1) {
-      std::vector<Row> rows(half);
-      for (size_t i = 0; i < half; ++i)
-        for (size_t j : {i, i + half})
-          for (const Fp& c : g[j].c) rows[i].push_back(c);
-      fri_trees.emplace_back(rows);
-      fri_rows.push_back(std::move(rows));
-      proof.fri_roots.push_back(fri_trees.back().root());
-      tr.absorb_digest("fri-layer-root", proof.fri_roots.back());
-    }
-    const Fp3 beta = tr.squeeze_ext("fri-fold");
-    const Fp w = root_of_unity(spec::ntt_log2(n));
-    std::vector<Fp3> next(half);
-    Fp x = s;
-    for (size_t i = 0; i < half; ++i, x = x * w) next[i] = fri_fold({g[i], g[i + half]}, x, beta);
-    s = s * s;
-    const unsigned log_h_next = log_max - l - 1;
-    if (deep.count(log_h_next)) {
-      const Fp3 lambda = tr.squeeze_ext("fri-inject");
-      const auto& in = deep[log_h_next];
-      for (size_t i = 0; i < half; ++i) next[i] = next[i] + lambda * in[i];
-    }
-    g = std::move(next);
-  }
-  {
-    std::vector<std::vector<Fp>> comp(3, std::vector<Fp>(g.size()));
-    for (size_t i = 0; i < g.size(); ++i)
-      for (size_t c = 0; c < 3; ++c) comp[c][i] = g[i].c[c];
-    for (auto& col : comp) col = coset_coeffs(col, s);
-    for (size_t k = 0; k < (size_t{1} << log_final); ++k)
-      proof.final_poly.push_back({comp[0][k].value(), comp[1][k].value(), comp[2][k].value()});
-    tr.absorb("fri-final", fp3_bytes(proof.final_poly));
-  }
+  const core::FriShape shape = core::fri_shape(options, proof.statement.log_heights);
+  FriLayers layers(std::move(deep), log_max, lb);
+  tr.fri_commit(shape, layers);
+  proof.fri_roots = layers.roots;
+  proof.final_poly = layers.final;
   clock.lap("fri");
 
   // spec: protocol:stark:queries — grinding, positions, one opening per tree per query, and
   // each committed FRI layer's rows batched.
   proof.pow_nonce = tr.grind(options.pow_bits);
-  {
-    std::vector<uint8_t> b;
-    for (int k = 0; k < 8; ++k) b.push_back(static_cast<uint8_t>(proof.pow_nonce >> (8 * k)));
-    tr.absorb("fri-pow", b);
-  }
-  const size_t half0 = size_t{1} << (log_max + lb - 1);
-  std::vector<size_t> queries;
-  for (unsigned i = 0; i < options.num_queries; ++i) queries.push_back(tr.squeeze_index("fri-query", half0));
+  const std::vector<size_t> queries = tr.sample_queries(options.num_queries, shape.half(0));
   for (size_t q : queries) proof.queries.push_back({main_tree.open(q), aux_tree.open(q), q_tree.open(q)});
-  for (size_t l = 0; l < fri_trees.size(); ++l) {
-    const size_t half = fri_rows[l].size();
-    std::set<size_t> leaves;
-    for (size_t q : queries) leaves.insert(q % half);
+  for (size_t l = 0; l < layers.trees.size(); ++l) {
+    const std::vector<size_t> leaves = core::fri_layer_leaves(queries, layers.rows[l].size());
     spec::FriLayerOpening op;
     for (size_t i : leaves) {
       std::vector<uint64_t> raw;
-      for (const Fp& x : fri_rows[l][i]) raw.push_back(x.value());
+      for (const Fp& x : layers.rows[l][i]) raw.push_back(x.value());
       op.rows.push_back(raw);
     }
-    op.merkle_proof = fri_trees[l].open_batch({leaves.begin(), leaves.end()});
+    op.merkle_proof = layers.trees[l].open_batch(leaves);
     proof.fri_openings.push_back(std::move(op));
   }
   clock.lap("queries");

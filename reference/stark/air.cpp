@@ -297,20 +297,4 @@ Preprocessed preprocessed(const spec::ProgramImage& image, const std::vector<uin
   return p;
 }
 
-Fp lde_shift(unsigned log_max_height, unsigned log_height) {
-  return Fp::from_u64(spec::GoldilocksTraits::kGenerator).pow(uint64_t{1} << (log_max_height - log_height));
-}
-
-bool ood_point_ok(const Fp3& zeta, const std::vector<uint8_t>& log_heights, unsigned log_blowup) {
-  if (zeta.c[1] == Fp() && zeta.c[2] == Fp()) return false;
-  unsigned log_max = 0;
-  for (uint8_t lh : log_heights) log_max = std::max<unsigned>(log_max, lh);
-  for (uint8_t lh : log_heights) {
-    const uint64_t h = uint64_t{1} << lh;
-    if (zeta.pow(h) == embed(Fp::from_u64(1))) return false;
-    if (scale(zeta, lde_shift(log_max, lh).inverse()).pow(h << log_blowup) == embed(Fp::from_u64(1))) return false;
-  }
-  return true;
-}
-
 }  // namespace zkrv::ref::stark

@@ -24,14 +24,6 @@ inline Fp3 embed(Fp x) { return {{x, Fp(), Fp()}}; }
 inline Fp3 scale(const Fp3& a, Fp s) { return {{a.c[0] * s, a.c[1] * s, a.c[2] * s}}; }
 inline Fp3 from_raw(const spec::Fp3Raw& r) { return {{Fp::from_u64(r[0]), Fp::from_u64(r[1]), Fp::from_u64(r[2])}}; }
 inline spec::Fp3Raw to_raw(const Fp3& a) { return {a.c[0].value(), a.c[1].value(), a.c[2].value()}; }
-// Extension elements as the transcript absorbs them: 3 x 8 bytes little-endian each.
-inline std::vector<uint8_t> fp3_bytes(const std::vector<spec::Fp3Raw>& v) {
-  std::vector<uint8_t> b;
-  for (const auto& c : v)
-    for (uint64_t x : c)
-      for (int k = 0; k < 8; ++k) b.push_back(static_cast<uint8_t>(x >> (8 * k)));
-  return b;
-}
 // a0 + a1 w + a2 w^2 from the three base components (each a value in F_{p^3} at ζ).
 inline Fp3 recombine(const Fp3& a0, const Fp3& a1, const Fp3& a2) {
   const Fp3 w{{Fp(), Fp::from_u64(1), Fp()}};
@@ -140,15 +132,6 @@ struct Preprocessed {
   std::vector<std::optional<unsigned>> log_heights;
 };
 Preprocessed preprocessed(const spec::ProgramImage& image, const std::vector<uint8_t>& output);
-
-// ---- domains ----
-// Table t's LDE coset shift: 7^(H / h) for the tallest height H (protocol:stark:domains), so
-// that FRI's folding maps the tallest domain onto every smaller one.
-Fp lde_shift(unsigned log_max_height, unsigned log_height);
-// protocol:stark:ood — whether ζ may be the out-of-domain point: outside F_p, and outside every
-// table's trace domain <ω_h> and LDE coset shift·<ω_(h·2^log_blowup)>. Prover and verifier
-// redraw until it is.
-bool ood_point_ok(const Fp3& zeta, const std::vector<uint8_t>& log_heights, unsigned log_blowup);
 
 }  // namespace zkrv::ref::stark
 

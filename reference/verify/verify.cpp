@@ -7,7 +7,8 @@
 #include <map>
 #include <set>
 
-#include "reference/fri/fri.h"
+#include "core/fri/fri.h"
+#include "core/stark/transcript.h"
 #include "reference/merkle/merkle.h"
 #include "reference/merkle/mixed.h"
 #include "reference/ntt/ntt.h"
@@ -27,18 +28,13 @@ VerifyResult reject(Stage s, std::string what) { return VerifyResult{Rejection{s
 struct Replay {
   LogupChallenges logup;
   Fp3 alpha, zeta, gamma;
-  std::vector<Fp> shifts;            // each table's LDE shift
-  std::vector<Fp3> betas, lambdas;   // FRI's fold challenges; lambdas[l]: the injection at layer l
+  std::vector<Fp> shifts;  // each table's LDE shift
+  core::FriChallenges<Fp3> fri;
   bool pow_ok = false;
   std::vector<size_t> queries;
 };
 
 bool canonical(const spec::Fp3Raw& c) { return c[0] < Fp::P && c[1] < Fp::P && c[2] < Fp::P; }
-Fp3 eval_poly(const std::vector<spec::Fp3Raw>& poly, Fp y) {
-  Fp3 acc;
-  for (size_t k = poly.size(); k-- > 0;) acc = scale(acc, y) + from_raw(poly[k]);
-  return acc;
-}
 
 }  // namespace
 
@@ -62,21 +58,20 @@ namespace {
 // A transcript that logs what it absorbs and squeezes (for transcript_log).
 class LoggedTranscript {
  public:
-  LoggedTranscript(TranscriptLog* log) : t_("zkrv-stark-v1"), log_(log) {}
-  void absorbed(const char* label) {
-    if (log_) log_->absorbed.push_back({label, log_->challenges.size()});
+  LoggedTranscript(std::string_view domain, TranscriptLog* log) : t_(domain), log_(log) {}
+  void absorbed(std::string_view label) {
+    if (log_) log_->absorbed.push_back({std::string(label), log_->challenges.size()});
   }
-  void absorb(const char* label, std::span<const uint8_t> b) { t_.absorb(label, b), absorbed(label); }
-  void absorb_digest(const char* label, const Digest& d) { t_.absorb_digest(label, d), absorbed(label); }
-  void absorb_ext(const char* label, const Fp3& x) { t_.absorb_ext(label, x), absorbed(label); }
-  Fp3 squeeze_ext(const char* label) {
+  void absorb(std::string_view label, std::span<const uint8_t> b) { t_.absorb(label, b), absorbed(label); }
+  void absorb_digest(std::string_view label, const Digest& d) { t_.absorb_digest(label, d), absorbed(label); }
+  Fp3 squeeze_ext(std::string_view label) {
     const Fp3 x = t_.squeeze_ext(label);
-    if (log_) log_->challenges.push_back({label, to_raw(x)});
+    if (log_) log_->challenges.push_back({std::string(label), to_raw(x)});
     return x;
   }
-  uint64_t squeeze_index(const char* label, uint64_t bound) {
+  uint64_t squeeze_index(std::string_view label, uint64_t bound) {
     const uint64_t i = t_.squeeze_index(label, bound);
-    if (log_) log_->challenges.push_back({label, {i, 0, 0}});
+    if (log_) log_->challenges.push_back({std::string(label), {i, 0, 0}});
     return i;
   }
   bool check_pow(unsigned bits, uint64_t nonce) const { return t_.check_pow(bits, nonce); }
@@ -91,46 +86,31 @@ class LoggedTranscript {
 // spec: protocol:stark:transcript — every absorb and squeeze, in protocol order. The proof's
 // shapes must have been checked (verify does so first; transcript_log checks them itself).
 static Replay replay(const spec::StarkProof& proof, TranscriptLog* log) {
-  const AirLayout& layout = air_layout();
   const spec::StarkOptions& o = proof.options;
   const spec::Statement& st = proof.statement;
-  const size_t T = layout.tables.size();
-  unsigned log_max = 0, log_min = 64;
-  for (uint8_t h : st.log_heights) log_max = std::max<unsigned>(log_max, h), log_min = std::min<unsigned>(log_min, h);
-  const unsigned rounds = log_max - std::min(o.log_final_size, log_min);
+  const core::FriShape shape = core::fri_shape(o, st.log_heights);
   Replay r;
-  LoggedTranscript tr(log);
-  tr.absorb("statement", spec::encode_statement(o, st));
-  tr.absorb_digest("main-root", proof.main_root);
-  r.logup.alpha = tr.squeeze_ext("logup-alpha");
-  r.logup.beta = tr.squeeze_ext("logup-beta");
-  for (size_t t = 0; t < T; ++t) tr.absorb_ext("logup-sum", from_raw(proof.terminal_sums[t]));
-  tr.absorb_digest("aux-root", proof.aux_root);
-  r.alpha = tr.squeeze_ext("constraint-alpha");
-  tr.absorb_digest("quotient-root", proof.quotient_root);
-  r.shifts.resize(T);
-  for (size_t t = 0; t < T; ++t) r.shifts[t] = lde_shift(log_max, st.log_heights[t]);
-  do {  // ζ outside F_p, every trace domain and every LDE coset
-    r.zeta = tr.squeeze_ext("ood-point");
-  } while (!ood_point_ok(r.zeta, st.log_heights, o.log_blowup));
-  tr.absorb("ood-values", fp3_bytes(proof.ood));
-  r.gamma = tr.squeeze_ext("deep-gamma");
-  const std::set<unsigned> heights(st.log_heights.begin(), st.log_heights.end());
-  r.lambdas.resize(rounds + 1);
-  for (unsigned l = 0; l < rounds; ++l) {
-    if (l >= 1) tr.absorb_digest("fri-layer-root", proof.fri_roots[l - 1]);
-    r.betas.push_back(tr.squeeze_ext("fri-fold"));
-    if (heights.count(log_max - l - 1)) r.lambdas[l + 1] = tr.squeeze_ext("fri-inject");
-  }
-  tr.absorb("fri-final", fp3_bytes(proof.final_poly));
+  core::StarkTranscript<LoggedTranscript> tr(log);
+  tr.observe_statement(o, st);
+  tr.observe_main_root(proof.main_root);
+  const core::LogupDraw<Fp3> draw = tr.sample_logup();
+  r.logup = {draw.alpha, draw.beta};
+  tr.observe_logup(proof.terminal_sums, proof.aux_root);
+  r.alpha = tr.sample_constraint_alpha();
+  tr.observe_quotient_root(proof.quotient_root);
+  for (uint8_t lh : st.log_heights) r.shifts.push_back(core::lde_shift<Fp>(shape.log_max, lh));
+  r.zeta = tr.sample_ood_point(st.log_heights, o.log_blowup);
+  tr.observe_ood_values(proof.ood);
+  r.gamma = tr.sample_deep_gamma();
+  struct {  // the verifier's side of the commit phase: the proof's roots and final polynomial
+    const spec::StarkProof& p;
+    spec::Digest commit(unsigned l) const { return p.fri_roots[l - 1]; }
+    void fold(unsigned, const Fp3&, const std::optional<Fp3>&) const {}
+    const std::vector<spec::Fp3Raw>& final_poly() const { return p.final_poly; }
+  } layers{proof};
+  r.fri = tr.fri_commit(shape, layers);
   r.pow_ok = tr.check_pow(o.pow_bits, proof.pow_nonce);
-  {
-    std::vector<uint8_t> b;
-    for (int k = 0; k < 8; ++k) b.push_back(static_cast<uint8_t>(proof.pow_nonce >> (8 * k)));
-    tr.absorb("fri-pow", b);
-  }
-  const size_t half0 = size_t{1} << (log_max + o.log_blowup - 1);
-  for (unsigned i = 0; i < o.num_queries; ++i) r.queries.push_back(tr.squeeze_index("fri-query", half0));
+  r.queries = tr.sample_queries(o.num_queries, shape.half(0));
   return r;
 }
 
@@ -138,12 +118,9 @@ std::optional<TranscriptLog> transcript_log(const spec::StarkProof& proof) {
   const size_t T = air_layout().tables.size();
   if (spec::check_options(proof.options) || proof.statement.log_heights.size() != T || proof.terminal_sums.size() != T)
     return std::nullopt;
-  unsigned log_max = 0, log_min = 64;
-  for (uint8_t h : proof.statement.log_heights) {
+  for (uint8_t h : proof.statement.log_heights)
     if (h > spec::kMaxLogHeight) return std::nullopt;
-    log_max = std::max<unsigned>(log_max, h), log_min = std::min<unsigned>(log_min, h);
-  }
-  const unsigned rounds = log_max - std::min(proof.options.log_final_size, log_min);
+  const unsigned rounds = core::fri_shape(proof.options, proof.statement.log_heights).rounds;
   if (rounds < 1 || proof.fri_roots.size() != rounds - 1) return std::nullopt;
   TranscriptLog log;
   replay(proof, &log);
@@ -193,7 +170,6 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cac
     cache->log_heights_derived = pre->log_heights;
     cache->log_heights.clear();
   }
-  unsigned log_max = 0, log_min = 64;
   for (size_t t = 0; t < T; ++t) {
     const unsigned lh = st.log_heights[t];
     const auto& name = layout.tables[t].name;
@@ -203,8 +179,6 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cac
                                        std::to_string(*derived));
     if (lh > spec::kMaxLogHeight) return reject(Stage::kShape, "table " + name + " is taller than 2^24 rows");
     if (layout.tables[t].chunks > blowup) return reject(Stage::kOptions, "the blowup is too small for table " + name);
-    log_max = std::max(log_max, lh);
-    log_min = std::min(log_min, lh);
   }
   // spec: protocol:stark:interaction_bound — LogUp needs the bounded multiplicities' total below p.
   double total = 0, count = 0;
@@ -219,8 +193,8 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cac
       total += in.mult_bound * h;
     }
   if (total >= static_cast<double>(Fp::P)) return reject(Stage::kShape, "bus interactions could reach p");
-  const unsigned log_final = std::min(o.log_final_size, log_min);
-  const unsigned rounds = log_max - log_final;
+  const core::FriShape fri_shape = core::fri_shape(o, st.log_heights);
+  const unsigned log_max = fri_shape.log_max, rounds = fri_shape.rounds;
   if (rounds < 1) return reject(Stage::kShape, "nothing to fold");
   size_t ood_count = 0, opened_columns = 0;
   for (size_t t = 0; t < T; ++t) {
@@ -232,7 +206,7 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cac
   if (proof.ood.size() != ood_count) return reject(Stage::kShape, "wrong number of opened values");
   if (proof.fri_roots.size() != rounds - 1) return reject(Stage::kShape, "wrong number of FRI layer roots");
   if (proof.fri_openings.size() != rounds - 1) return reject(Stage::kShape, "wrong number of FRI layer openings");
-  if (proof.final_poly.size() != size_t{1} << log_final) return reject(Stage::kShape, "final polynomial has the wrong length");
+  if (proof.final_poly.size() != size_t{1} << fri_shape.log_final) return reject(Stage::kShape, "final polynomial has the wrong length");
   if (proof.queries.size() != o.num_queries) return reject(Stage::kShape, "wrong number of query openings");
   for (const auto& c : proof.terminal_sums)
     if (!canonical(c)) return reject(Stage::kShape, "terminal sum not canonical");
@@ -241,7 +215,7 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cac
   for (const auto& c : proof.final_poly)
     if (!canonical(c)) return reject(Stage::kShape, "final coefficient not canonical");
   VerifyResult accepted;
-  accepted.security = spec::stark_security(o, log_max, log_min, layout.constraint_count(), std::log2(std::max(count, 1.0)),
+  accepted.security = spec::stark_security(o, log_max, fri_shape.log_min, layout.constraint_count(), std::log2(std::max(count, 1.0)),
                                            layout.max_arity, opened_columns);
 
   // Replay the transcript (protocol:stark:transcript); then the checks, in protocol order.
@@ -305,35 +279,18 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cac
 
   // spec: protocol:stark:verify_queries
   if (!rp.pow_ok) return reject(Stage::kPow, "proof-of-work nonce invalid");
-  const std::vector<Fp3>& betas = rp.betas;
-  const std::vector<Fp3>& lambdas = rp.lambdas;
   const std::vector<size_t>& queries = rp.queries;
-  const std::set<unsigned> heights(st.log_heights.begin(), st.log_heights.end());
   const size_t half0 = size_t{1} << (log_max + lb - 1);
 
   // The committed FRI layers' batched openings.
-  std::vector<std::vector<size_t>> leaf_index(rounds);
-  for (unsigned l = 1; l < rounds; ++l) {
-    const size_t half = size_t{1} << (log_max + lb - l - 1);
-    std::set<size_t> leaves;
-    for (size_t q : queries) leaves.insert(q % half);
-    const auto& op = proof.fri_openings[l - 1];
-    if (op.rows.size() != leaves.size()) return reject(Stage::kShape, "FRI layer " + std::to_string(l) + ": wrong number of rows");
-    std::vector<Row> rows;
-    for (const auto& raw : op.rows) {
-      if (raw.size() != 6) return reject(Stage::kShape, "FRI layer " + std::to_string(l) + ": row of the wrong width");
-      Row r;
-      for (uint64_t x : raw) {
-        if (x >= Fp::P) return reject(Stage::kShape, "FRI layer value not canonical");
-        r.push_back(Fp::from_u64(x));
-      }
-      rows.push_back(r);
-    }
-    leaf_index[l].assign(leaves.begin(), leaves.end());
-    if (auto e = merkle_verify_batch(proof.fri_roots[l - 1], static_cast<unsigned>(log_max + lb - l - 1), leaf_index[l],
-                                     rows, op.merkle_proof))
-      return reject(Stage::kMerkle, "FRI layer " + std::to_string(l) + ": " + e->what);
-  }
+  core::FriVerifier<Fp3> fri(fri_shape, rp.fri, queries);
+  if (auto e = fri.check_layers(proof.fri_openings, [&](unsigned l, unsigned log_leaves, const std::vector<size_t>& leaves,
+                                                      const std::vector<Row>& rows, const std::vector<Digest>& path)
+                                    -> std::optional<std::string> {
+        if (auto m = merkle_verify_batch(proof.fri_roots[l - 1], log_leaves, leaves, rows, path)) return m->what;
+        return std::nullopt;
+      }))
+    return reject(e->kind == core::FriRejection::Kind::kMerkle ? Stage::kMerkle : Stage::kShape, e->what);
 
   std::vector<MixedShape> main_shapes, aux_shapes, q_shapes;
   for (size_t t = 0; t < T; ++t) {
@@ -415,30 +372,8 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cac
       }
     }
     // spec: protocol:stark:verify_fri — fold down the layers.
-    Fp s = Fp::from_u64(spec::GoldilocksTraits::kGenerator);
-    Fp3 expected_value = fri_fold({deep[{log_max, q}], deep[{log_max, q + half0}]},
-                                  s * root_of_unity(log_max + lb).pow(q), betas[0]);
-    s = s * s;
-    if (heights.count(log_max - 1)) expected_value = expected_value + lambdas[1] * deep[{log_max - 1, q}];
-    for (unsigned l = 1; l < rounds; ++l) {
-      const size_t half = size_t{1} << (log_max + lb - l - 1);
-      const size_t pos = q % (2 * half), leaf = pos % half, slot = pos / half;
-      const size_t k = static_cast<size_t>(std::lower_bound(leaf_index[l].begin(), leaf_index[l].end(), leaf) -
-                                           leaf_index[l].begin());
-      const auto& raw = proof.fri_openings[l - 1].rows[k];
-      const Fp3 v0 = from_raw({raw[0], raw[1], raw[2]}), v1 = from_raw({raw[3], raw[4], raw[5]});
-      if ((slot ? v1 : v0) != expected_value)
-        return reject(Stage::kFri, "layer " + std::to_string(l) + ", query " + std::to_string(qi) +
-                                       ": the folded value does not match the next layer");
-      expected_value = fri_fold({v0, v1}, s * root_of_unity(log_max + lb - l).pow(leaf), betas[l]);
-      s = s * s;
-      const unsigned lh = log_max - l - 1;
-      if (heights.count(lh)) expected_value = expected_value + lambdas[l + 1] * deep[{lh, leaf}];
-    }
-    const size_t final_n = size_t{1} << (log_final + lb);
-    const Fp y = s * root_of_unity(log_final + lb).pow(q % final_n);
-    if (eval_poly(proof.final_poly, y) != expected_value)
-      return reject(Stage::kFri, "query " + std::to_string(qi) + ": the final polynomial does not match the last fold");
+    if (auto e = fri.check_query(qi, proof.final_poly, [&](unsigned log_h, size_t pos) { return deep.at({log_h, pos}); }))
+      return reject(Stage::kFri, e->what);
   }
   return accepted;
 }
