@@ -15,6 +15,8 @@ namespace zkrv::spec {
 
 // spec: isa:mem:address_space — every address is below 2^32 (one field element).
 inline constexpr uint64_t kAddressLimit = uint64_t{1} << 32;
+// The low 32 bits of v, sign-extended to 64 (the *W instructions' results, isa:rv64i:*w).
+inline constexpr uint64_t sext32(uint64_t v) { return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v))); }
 // spec: isa:mem:page — the page size used by memory checks, statistics and the ELF rules.
 inline constexpr uint64_t kPageSize = 4096;
 // spec: isa:mem:null_page — [0, 0x1000) is never mapped.

@@ -57,7 +57,7 @@ struct Avx512Policy {
   using Lazy3 = PackedSum3;
   static F ld(const Fp* column, size_t i) { return {_mm512_loadu_si512(reinterpret_cast<const uint64_t*>(column) + i)}; }
   static F K(uint64_t v) {
-    constexpr uint64_t p = 0xFFFFFFFF00000001ull;
+    constexpr uint64_t p = spec::GoldilocksTraits::kModulus;
     return {_mm512_set1_epi64(static_cast<long long>(v >= p ? v - p : v))};
   }
   static F Z() { return {_mm512_setzero_si512()}; }

@@ -59,7 +59,6 @@ size_t generated_publics() {
   return n;
 }
 const Fp kOne = Fp::from_u64(1);
-Fp3 embed(Fp x) { return {{x, Fp(), Fp()}}; }
 // x's 8 bytes, little-endian, at b; returns b + 8.
 uint8_t* put_fp(uint8_t* b, Fp x) {
   const uint64_t v = x.value();

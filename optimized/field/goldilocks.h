@@ -113,6 +113,9 @@ struct Fp3 {
   }
 };
 
+// F_p inside F_{p^3}: x + 0w + 0w^2.
+ZKRV_HD constexpr Fp3 embed(Fp x) { return {{x, Fp(), Fp()}}; }
+
 // Montgomery's trick: every nonzero element inverted with one field inversion; zeros stay 0.
 void batch_inverse(std::span<Fp> values);
 void batch_inverse(std::span<Fp3> values);

@@ -10,7 +10,7 @@ using namespace zkrv::opt::avx512;  // NOLINT: kernel-local vocabulary
 namespace {
 uint64_t mul_const(uint64_t a, uint64_t b) {  // for set-up constants only
   const unsigned __int128 x = static_cast<unsigned __int128>(a) * b;
-  return static_cast<uint64_t>(x % 0xFFFFFFFF00000001ull);
+  return static_cast<uint64_t>(x % spec::GoldilocksTraits::kModulus);
 }
 }  // namespace
 

@@ -38,7 +38,6 @@ ref::Fp3 to_ref(const Fp3& x) {
   return {{ref::Fp::from_u64(x.c[0].value()), ref::Fp::from_u64(x.c[1].value()), ref::Fp::from_u64(x.c[2].value())}};
 }
 spec::Fp3Raw raw(const Fp3& x) { return {x.c[0].value(), x.c[1].value(), x.c[2].value()}; }
-Fp3 embed(Fp x) { return {{x, Fp(), Fp()}}; }
 
 template <typename T>
 size_t bytes_of(const std::vector<Buffer<T>>& bs) {

@@ -8,9 +8,11 @@
 
 #include <cstdint>
 
+#include "spec/field.h"  // for the modulus only (a constant, no function)
+
 namespace zkrv::opt::avx512 {
 
-inline __m512i p_vec() { return _mm512_set1_epi64(static_cast<long long>(0xFFFFFFFF00000001ull)); }
+inline __m512i p_vec() { return _mm512_set1_epi64(static_cast<long long>(spec::GoldilocksTraits::kModulus)); }
 inline __m512i eps_vec() { return _mm512_set1_epi64(0xFFFFFFFFll); }
 
 inline __m512i add(__m512i a, __m512i b) {

@@ -48,12 +48,8 @@ static_assert(C::div::am3 == C::div::am0 + 3 && C::div::cm2 == C::div::cm0 + 2 &
 static_assert(C::div::e2 == C::div::e0 + 2 && C::regs::final_v3 == C::regs::final_v0 + 3);
 static_assert(C::pow2::q3 == C::pow2::q0 + 3);
 
-size_t pow2_at_least(size_t n, size_t min) {
-  size_t h = min;
-  while (h < n) h *= 2;
-  return h;
-}
-uint64_t sext32(uint64_t v) { return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v))); }
+using spec::sext32;
+using spec::air::padded_height;
 
 // A table being filled: its columns and plain setters (values as the reference computes them,
 // reduced mod p as the reference's rows are when they become columns).
@@ -428,7 +424,7 @@ Table replay_memory(Table& cpu, uint64_t cycles, Table& io, size_t io_rows, cons
   }
   for (; next_io < io_rows; ++next_io) io_access(next_io);
   // the mem table: every touched address once, in order
-  Table m(C::mem::width, pow2_at_least(mem.touched(), 2));
+  Table m(C::mem::width, padded_height(mem.touched(), 2));
   size_t r = 0;
   uint64_t prev = 0;
   for (const auto& [page, tokens] : mem.pages())
@@ -658,8 +654,8 @@ AluTables alu_tables(const Table& cpu, uint64_t cycles, unsigned threads) {
   for (size_t k = 1; k <= blocks; ++k)
     for (size_t d = 0; d < 5; ++d) count[k][d] += count[k - 1][d];
   const auto& total = count[blocks];
-  AluTables out{Table(C::alu::width, pow2_at_least(total[kAlu], 2)), Table(C::mul::width, pow2_at_least(total[kMul], 2)),
-                Table(C::shift::width, pow2_at_least(total[kShift], 2)), Table(C::div::width, pow2_at_least(total[kDiv], 2))};
+  AluTables out{Table(C::alu::width, padded_height(total[kAlu], 2)), Table(C::mul::width, padded_height(total[kMul], 2)),
+                Table(C::shift::width, padded_height(total[kShift], 2)), Table(C::div::width, padded_height(total[kDiv], 2))};
   parallel_for(blocks, threads, [&](size_t b, size_t e) {
     for (size_t k = b; k < e; ++k) {
       std::array<size_t, 5> at = count[k];
@@ -847,7 +843,7 @@ BuiltTrace build_trace(const spec::ProgramImage& image, std::span<const uint8_t>
   const ImageTables it = image_tables(image);
 
   // cpu: one row per cycle; the register replay as the steps arrive, the rest in parallel
-  Table cpu(C::cpu::width, pow2_at_least(cycles, 2));
+  Table cpu(C::cpu::width, padded_height(cycles, 2));
   for (size_t i = 0; i < cpu.t.height; ++i) cpu.set(C::cpu::clk, i, i), cpu.set(C::cpu::wr_zero, i, 1);
   ref::air::TraceTable sys = ref::air::syscall_table_shape();
   CpuStream stream(cpu, sys, cycles);
@@ -874,7 +870,7 @@ BuiltTrace build_trace(const spec::ProgramImage& image, std::span<const uint8_t>
                write = ev.number == spec::kSysWrite && (ev.args[0] == 1 || ev.args[0] == 2);
     if (read || write) io_rows += ev.bytes.size();
   }
-  Table io(C::io::width, pow2_at_least(io_rows, 2));
+  Table io(C::io::width, padded_height(io_rows, 2));
   {
     size_t r = 0, written = 0;
     for (const auto& ev : out.run.syscalls) {
@@ -901,7 +897,7 @@ BuiltTrace build_trace(const spec::ProgramImage& image, std::span<const uint8_t>
     tables[C::table::shift] = std::move(at.shift.t), tables[C::table::div] = std::move(at.div.t);
   }
   {
-    Table output(C::output::width, pow2_at_least(out.run.output.size(), 2));
+    Table output(C::output::width, padded_height(out.run.output.size(), 2));
     for (size_t j = 0; j < out.run.output.size(); ++j)
       output.set(C::output::is_real, j, 1), output.set(C::output::pos, j, j), output.set(C::output::value, j, out.run.output[j]);
     tables[C::table::output] = std::move(output.t);
@@ -914,7 +910,7 @@ BuiltTrace build_trace(const spec::ProgramImage& image, std::span<const uint8_t>
     }
     tables[C::table::regs] = std::move(regs.t);
   }
-  sys.rows.resize(pow2_at_least(sys.rows.size(), 2), std::vector<uint64_t>(sys.columns.size(), 0));
+  sys.rows.resize(padded_height(sys.rows.size(), 2), std::vector<uint64_t>(sys.columns.size(), 0));
   ref::air::fill_syscall_witness(sys);
   tables[C::table::syscall] = from_rows(sys, C::table::syscall);
   tables[C::table::cpu] = std::move(cpu.t);
@@ -936,8 +932,8 @@ BuiltTrace build_trace(const spec::ProgramImage& image, std::span<const uint8_t>
     Table pow2(C::pow2::width, 64);
     for (uint64_t k = 0; k < 64; ++k) pow2.set(C::pow2::k, k, k), pow2.limbs(C::pow2::q0, k, uint64_t{1} << k);
     tables[C::table::pow2] = std::move(pow2.t);
-    Table segments(C::segments::width, pow2_at_least(it.segs.size(), 1));
-    Table img(C::image::width, pow2_at_least(it.image_bytes, 1));
+    Table segments(C::segments::width, padded_height(it.segs.size(), 1));
+    Table img(C::image::width, padded_height(it.image_bytes, 1));
     size_t r = 0;
     for (size_t s = 0; s < it.segs.size(); ++s) {
       const Seg& g = it.segs[s];
@@ -947,7 +943,7 @@ BuiltTrace build_trace(const spec::ProgramImage& image, std::span<const uint8_t>
     }
     tables[C::table::segments] = std::move(segments.t);
     tables[C::table::image] = std::move(img.t);
-    Table program(C::program::width, pow2_at_least(it.rom.pc.size(), 1));
+    Table program(C::program::width, padded_height(it.rom.pc.size(), 1));
     for (size_t k = 0; k < it.rom.pc.size(); ++k) program.set(C::program::pc, k, it.rom.pc[k]), program.set(C::program::insn, k, it.rom.insn[k]);
     tables[C::table::program] = std::move(program.t);
   }

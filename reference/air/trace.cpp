@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "reference/field/goldilocks.h"
+#include "spec/air/spec.h"
 
 namespace zkrv::ref::air {
 
@@ -27,11 +28,7 @@ const TraceTable& AirTrace::table(const std::string& n) const {
 
 namespace {
 
-size_t pow2_at_least(size_t n, size_t min) {
-  size_t h = min;
-  while (h < n) h *= 2;
-  return h;
-}
+using spec::air::padded_height;
 
 // opcode -> the cpu table's class flag column
 const std::map<uint32_t, std::string> kOpcodeFlags = {
@@ -50,7 +47,7 @@ const AluOp kAluOps[] = {
     {38, "s_rem", "div"}, {39, "s_remu", "div"}, {52, "s_divw", "div"}, {53, "s_divuw", "div"},
     {54, "s_remw", "div"}, {55, "s_remuw", "div"}};
 
-uint64_t sext32(uint64_t v) { return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v))); }
+using spec::sext32;
 
 TraceTable alu_table_shape(const std::string& name) {
   TraceTable t{name, {"op"}, {}};
@@ -471,7 +468,7 @@ void fill_alu_tables(AirTrace& trace) {
     t.rows.push_back(std::move(row));
   }
   for (TraceTable* t : {&alu, &div, &mul, &shift})
-    t->rows.resize(pow2_at_least(t->rows.size(), 2), std::vector<uint64_t>(t->columns.size(), 0));
+    t->rows.resize(padded_height(t->rows.size(), 2), std::vector<uint64_t>(t->columns.size(), 0));
   trace.table("alu") = std::move(alu);
   trace.table("mul") = std::move(mul);
   trace.table("shift") = std::move(shift);
@@ -573,7 +570,7 @@ void replay_memory(AirTrace& trace, bool keep_load_bytes) {
     const uint64_t gap = m.rows[i + 1][m.col("addr")] - m.rows[i][m.col("addr")] - 1;
     m.rows[i][m.col("gap0")] = gap & 0xffff, m.rows[i][m.col("gap1")] = (gap >> 16) & 0xffff;
   }
-  m.rows.resize(pow2_at_least(m.rows.size(), 2), std::vector<uint64_t>(m.columns.size(), 0));
+  m.rows.resize(padded_height(m.rows.size(), 2), std::vector<uint64_t>(m.columns.size(), 0));
   trace.table("mem") = std::move(m);
 }
 
@@ -644,7 +641,7 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   // the register file, replayed: value and timestamp of the last access of each register
   std::array<uint64_t, 32> reg_val{}, reg_ts{};
   TraceTable sys = syscall_table_shape();
-  const size_t height = pow2_at_least(run.trace.size(), 2);
+  const size_t height = padded_height(run.trace.size(), 2);
   for (size_t i = 0; i < height; ++i) {
     cpu.rows.emplace_back(cpu.columns.size(), 0);
     std::vector<uint64_t>& row = cpu.rows.back();
@@ -761,9 +758,9 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
       limbs("res", *res);
     }
   }
-  program.rows.resize(pow2_at_least(program.rows.size(), 1), {0, 0, 0});
-  segments.rows.resize(pow2_at_least(segments.rows.size(), 1), {0, 0, 0, 0, 0});
-  img.rows.resize(pow2_at_least(img.rows.size(), 1), {0, 0, 0});
+  program.rows.resize(padded_height(program.rows.size(), 1), {0, 0, 0});
+  segments.rows.resize(padded_height(segments.rows.size(), 1), {0, 0, 0, 0, 0});
+  img.rows.resize(padded_height(img.rows.size(), 1), {0, 0, 0});
   // io: the bytes read and write syscalls move, at their ecall's timestamp
   // (a group per syscall: idx, last, read, to the output, output position; spec/tables/io.md)
   TraceTable io{"io", {"is_real", "ts", "addr", "old", "new", "w", "prev_ts", "dt0", "dt1", "idx", "last", "rd", "out", "opos"}, {}};
@@ -777,11 +774,11 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
                          out ? written.size() + k : k});
     if (out) written.insert(written.end(), ev.bytes.begin(), ev.bytes.end());
   }
-  io.rows.resize(pow2_at_least(io.rows.size(), 2), std::vector<uint64_t>(io.columns.size(), 0));
+  io.rows.resize(padded_height(io.rows.size(), 2), std::vector<uint64_t>(io.columns.size(), 0));
   if (written != run.output) throw std::logic_error("trace builder: the bytes written to fd 1 are not the run's output");
   TraceTable output{"output", {"is_real", "pos", "value"}, {}};
   for (size_t j = 0; j < run.output.size(); ++j) output.rows.push_back({1, j, run.output[j]});
-  output.rows.resize(pow2_at_least(output.rows.size(), 2), {0, 0, 0});
+  output.rows.resize(padded_height(output.rows.size(), 2), {0, 0, 0});
 
   TraceTable regs{"regs", {"reg", "final_ts", "final_v0", "final_v1", "final_v2", "final_v3"}, {}};
   for (uint64_t r = 0; r < 32; ++r)
@@ -813,7 +810,7 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
   t.tables.push_back(std::move(regs));
   t.tables.push_back(std::move(segments));
   t.tables.push_back(alu_table_shape("shift"));
-  sys.rows.resize(pow2_at_least(sys.rows.size(), 2), std::vector<uint64_t>(sys.columns.size(), 0));
+  sys.rows.resize(padded_height(sys.rows.size(), 2), std::vector<uint64_t>(sys.columns.size(), 0));
   fill_syscall_witness(sys);
   t.tables.push_back(std::move(sys));
   fill_alu_tables(t);

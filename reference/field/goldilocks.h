@@ -78,5 +78,7 @@ struct Fp3 {
   // a^(p^3 - 2): plain and slow, as a reference should be.
   Fp3 inverse() const;
 };
+// F_p inside F_{p^3}: x + 0w + 0w^2.
+constexpr Fp3 embed(Fp x) { return {{x, Fp(), Fp()}}; }
 
 }  // namespace zkrv::ref

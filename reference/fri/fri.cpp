@@ -10,7 +10,6 @@
 namespace zkrv::ref {
 namespace {
 
-Fp3 embed(Fp x) { return {{x, Fp(), Fp()}}; }
 Fp3 scale(const Fp3& a, Fp s) { return {{a.c[0] * s, a.c[1] * s, a.c[2] * s}}; }
 Fp3 from_raw(const spec::Fp3Raw& r) { return {{Fp::from_u64(r[0]), Fp::from_u64(r[1]), Fp::from_u64(r[2])}}; }
 const Fp kShift = Fp::from_u64(spec::GoldilocksTraits::kGenerator);

@@ -219,13 +219,6 @@ spec::Digest program_digest(const spec::ProgramImage& image) {
   return keccak256(b);
 }
 
-namespace {
-unsigned log2_pow2_at_least(size_t n, size_t min) {
-  unsigned k = 0;
-  while ((size_t{1} << k) < std::max(n, min)) ++k;
-  return k;
-}
-}  // namespace
 
 // spec: protocol:stark:preprocessed
 Preprocessed preprocessed(const spec::ProgramImage& image, const std::vector<uint8_t>& output) {
@@ -237,7 +230,7 @@ Preprocessed preprocessed(const spec::ProgramImage& image, const std::vector<uin
   // rows: the table's preprocessed values row by row, padded with zero rows to 2^log_h
   auto set = [&](const std::string& name, const std::vector<std::vector<uint64_t>>& rows, size_t min_rows) {
     const size_t t = l.table_index(name);
-    const unsigned log_h = log2_pow2_at_least(rows.size(), min_rows);
+    const unsigned log_h = spec::ntt_log2(spec::air::padded_height(rows.size(), min_rows));
     const size_t h = size_t{1} << log_h, width = l.tables[t].pre.size();
     p.log_heights[t] = log_h;
     p.columns[t].assign(width, std::vector<Fp>(h));

@@ -20,7 +20,6 @@
 namespace zkrv::ref::stark {
 
 // ---- field helpers ----
-inline Fp3 embed(Fp x) { return {{x, Fp(), Fp()}}; }
 inline Fp3 scale(const Fp3& a, Fp s) { return {{a.c[0] * s, a.c[1] * s, a.c[2] * s}}; }
 inline Fp3 from_raw(const spec::Fp3Raw& r) { return {{Fp::from_u64(r[0]), Fp::from_u64(r[1]), Fp::from_u64(r[2])}}; }
 inline spec::Fp3Raw to_raw(const Fp3& a) { return {a.c[0].value(), a.c[1].value(), a.c[2].value()}; }

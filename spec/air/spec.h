@@ -20,6 +20,14 @@ struct Location {
   std::string file;
   size_t line = 0;
 };
+// A table's padded height: the least power of two that is at least both `rows` and `min_rows`
+// (a power of two itself), as every table document pads.
+inline size_t padded_height(size_t rows, size_t min_rows) {
+  size_t h = min_rows;
+  while (h < rows) h *= 2;
+  return h;
+}
+
 struct SpecError {
   Location at;
   std::string what;

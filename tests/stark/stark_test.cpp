@@ -109,9 +109,9 @@ TEST(Stark, OodPointMustLeaveEveryDomain) {
     EXPECT_FALSE(core::ood_point_ok(ref::Fp3{{fp(), ref::Fp(), ref::Fp()}}, heights, 2));  // ζ in F_p: redrawn
   }
   const ref::Fp w = ref::root_of_unity(10);
-  EXPECT_FALSE(core::ood_point_ok(ref::stark::embed(w.pow(3)), heights, 2));  // on a trace domain
+  EXPECT_FALSE(core::ood_point_ok(ref::embed(w.pow(3)), heights, 2));  // on a trace domain
   const ref::Fp shift = core::lde_shift<ref::Fp>(16, 10);
-  EXPECT_FALSE(core::ood_point_ok(ref::stark::embed(shift * ref::root_of_unity(12).pow(5)), heights, 2));  // on an LDE coset
+  EXPECT_FALSE(core::ood_point_ok(ref::embed(shift * ref::root_of_unity(12).pow(5)), heights, 2));  // on an LDE coset
   EXPECT_TRUE(core::ood_point_ok(ref::Fp3{{ref::Fp(), ref::Fp::from_u64(1), ref::Fp()}}, heights, 2));  // w itself is fine
   // 2-power roots of unity of F_{p^3} are in F_p: (p^3 - 1) / (p - 1) = p^2 + p + 1 is odd (parity
   // survives the wrap modulo 2^128).
