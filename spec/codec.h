@@ -75,7 +75,7 @@ class Reader {
   size_t pos_ = 0;
 };
 
-// A FRI layer opening (protocol:proof:fri): u32 R, R rows (u32 W, W field elements), u32 D, D digests.
+// A FRI layer opening (protocol:proof:stark): u32 R, R rows (u32 W, W field elements), u32 D, D digests.
 inline void put_layer_opening(std::vector<uint8_t>& b, const FriLayerOpening& o) {
   put(b, o.rows.size(), 4);
   for (const auto& row : o.rows) {

@@ -159,10 +159,9 @@ ParsedStarkProof decode_stark_proof(std::span<const uint8_t> bytes) {
 StarkSecurity stark_security(const StarkOptions& o, unsigned log_max_height, unsigned log_min_height, size_t constraints,
                              double log_interactions, size_t max_arity, size_t opened_columns) {
   // FRI as the protocol runs it: binary folds down to min(2^log_final_size, shortest height).
-  const FriOptions fo{o.log_blowup, 1, o.num_queries, o.pow_bits,
-                      std::min({o.log_final_size, log_min_height, log_max_height - 1})};
+  const unsigned log_final = std::min({o.log_final_size, log_min_height, log_max_height - 1});
   StarkSecurity s{};
-  s.fri = fri_security(fo, log_max_height);
+  s.fri = fri_security(o.log_blowup, o.num_queries, o.pow_bits, log_max_height, log_max_height - log_final);
   const double field_bits = 3.0 * std::log2(static_cast<double>(GoldilocksTraits::kModulus));
   const double log_domain = log_max_height + o.log_blowup;
   // The algebraic steps, each a Schwartz-Zippel bound over F_{p^3}:

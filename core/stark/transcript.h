@@ -35,6 +35,13 @@ class StarkTranscript {
   template <class... A>
   explicit StarkTranscript(A&&... extra) : tr_(kDomain, std::forward<A>(extra)...) {}
 
+  // FRI alone, from its commit phase on (tests, benchmarks, device checks), under a domain of its
+  // own so that such a transcript can never be taken for a proof's.
+  struct FriOnly {};
+  static constexpr std::string_view kFriOnlyDomain = "zkrv-fri-only-v1";
+  template <class... A>
+  explicit StarkTranscript(FriOnly, A&&... extra) : tr_(kFriOnlyDomain, std::forward<A>(extra)...), next_(Step::kFri) {}
+
   // spec: protocol:stark:statement — the options, the statement and every table height.
   void observe_statement(const spec::StarkOptions& o, const spec::Statement& st) {
     step(Step::kStatement);

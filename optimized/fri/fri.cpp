@@ -1,10 +1,6 @@
 #include "optimized/fri/fri.h"
 
-#include <set>
-#include <stdexcept>
-#include <vector>
-
-#include "optimized/common/parallel.h"
+#include "core/fri/fri.h"
 #include "optimized/ntt/ntt.h"
 
 namespace zkrv::opt {
@@ -26,87 +22,72 @@ std::vector<size_t> batch_opening_heap_indices(std::vector<size_t> leaves, size_
   return out;
 }
 
-spec::FriProof fri_prove(const spec::FriOptions& o, unsigned log_degree, std::span<const Fp3> evals, Transcript& t,
-                         unsigned threads) {
-  auto be = make_cpu_backend(threads);
-  return fri_prove(*be, o, log_degree, be->upload(evals), t);
+FriProver::FriProver(Backend& backend, std::map<unsigned, Buffer<Fp3>> deep, unsigned log_blowup)
+    : be_(backend), deep_(std::move(deep)), log_max_(deep_.rbegin()->first), log_blowup_(log_blowup),
+      s_(Fp::from_u64(spec::GoldilocksTraits::kGenerator)) {
+  g_ = deep_.at(log_max_);
+  deep_.erase(log_max_);
 }
 
-spec::FriProof fri_prove(Backend& be, const spec::FriOptions& o, unsigned log_degree, const Buffer<Fp3>& evals,
-                         Transcript& t) {
-  std::string why;
-  const auto sched = spec::fri_schedule(o, log_degree, &why);
-  if (!sched) throw std::invalid_argument("FRI options: " + why);
-  if (evals.size() != size_t{1} << sched->layers[0].log_size)
-    throw std::invalid_argument("FRI needs 2^(log_degree + log_blowup) evaluations");
-  spec::FriProof proof;
-  std::vector<Buffer<Fp3>> layers;
-  std::vector<Buffer<Digest>> trees;
-  Buffer<Fp3> cur = evals;
-  Fp shift = Fp::from_u64(spec::GoldilocksTraits::kGenerator);
-  // spec: protocol:fri:commit
-  for (const spec::FriLayer& layer : sched->layers) {
-    const size_t m = cur.size() >> layer.log_arity;
-    Buffer<Digest> nodes = be.alloc<Digest>(2 * m);
-    be.hash_fri_rows(cur, layer.log_arity, nodes);
-    be.merkle_tree(nodes);
-    const size_t root_index = 1;
-    const Digest root = be.gather(nodes, std::span(&root_index, 1))[0];
-    proof.layer_roots.push_back(root);
-    t.absorb_digest("fri-layer-root", root);
-    const Fp3 beta = t.squeeze_ext("fri-fold");
-    Buffer<Fp3> next = be.alloc<Fp3>(m);
-    be.fri_fold(cur, layer.log_arity, shift, beta, next);
-    layers.push_back(cur);
-    trees.push_back(nodes);
-    cur = next;
-    shift = shift.pow(size_t{1} << layer.log_arity);
+spec::Digest FriProver::commit(unsigned) {
+  Buffer<Digest> heap = be_.alloc<Digest>(g_.size());
+  be_.hash_fri_rows(g_, 1, heap);
+  be_.merkle_tree(heap);
+  roots_.push_back(be_.gather(heap, std::vector<size_t>{1})[0]);
+  codewords_.push_back(g_);
+  heaps_.push_back(std::move(heap));
+  return roots_.back();
+}
+
+void FriProver::fold(unsigned l, const Fp3& beta, const std::optional<Fp3>& lambda) {
+  Buffer<Fp3> next = be_.alloc<Fp3>(g_.size() / 2);
+  be_.fri_fold(g_, 1, s_, beta, next);
+  s_ = s_ * s_;
+  if (lambda) {
+    const unsigned log_h = log_max_ - l - 1;
+    be_.add_scaled(next, *lambda, deep_.at(log_h));
+    deep_.erase(log_h);
   }
-  // spec: protocol:fri:final
-  const auto last = be.download(cur);
+  g_ = std::move(next);
+}
+
+std::vector<spec::Fp3Raw> FriProver::final_poly() {
+  const std::vector<Fp3> last = be_.download(g_);
   std::vector<std::vector<Fp>> comp(3, std::vector<Fp>(last.size()));
   for (size_t i = 0; i < last.size(); ++i)
     for (size_t c = 0; c < 3; ++c) comp[c][i] = last[i].c[c];
-  for (auto& col : comp) intt(col);
-  const Fp shift_inv = shift.inverse();
-  Fp s = Fp::from_u64(1);
-  std::vector<uint8_t> final_bytes;
-  for (size_t k = 0; k < (size_t{1} << sched->log_final_degree); ++k, s = s * shift_inv) {
-    proof.final_poly.push_back({(comp[0][k] * s).value(), (comp[1][k] * s).value(), (comp[2][k] * s).value()});
-    for (uint64_t v : proof.final_poly.back())
-      for (int b = 0; b < 8; ++b) final_bytes.push_back(static_cast<uint8_t>(v >> (8 * b)));
-  }
-  t.absorb("fri-final", final_bytes);
-  // spec: protocol:fri:queries
-  proof.pow_nonce = t.grind(o.pow_bits);
-  uint8_t nonce[8];
-  for (int b = 0; b < 8; ++b) nonce[b] = static_cast<uint8_t>(proof.pow_nonce >> (8 * b));
-  t.absorb("fri-pow", nonce);
-  const size_t leaves0 = size_t{1} << (sched->layers[0].log_size - sched->layers[0].log_arity);
-  std::vector<size_t> pos;
-  for (unsigned i = 0; i < o.num_queries; ++i) pos.push_back(t.squeeze_index("fri-query", leaves0));
-  // spec: protocol:fri:openings — rows and sibling digests gathered from the backend.
-  for (size_t l = 0; l < sched->layers.size(); ++l) {
-    const size_t a = size_t{1} << sched->layers[l].log_arity;
-    const size_t m = size_t{1} << (sched->layers[l].log_size - sched->layers[l].log_arity);
-    std::set<size_t> leaf_set;
-    for (size_t& p : pos) leaf_set.insert(p %= m);
-    const std::vector<size_t> leaves(leaf_set.begin(), leaf_set.end());
-    std::vector<size_t> value_index;
-    for (size_t i : leaves)
-      for (size_t j = 0; j < a; ++j) value_index.push_back(i + j * m);
-    const auto values = be.gather(layers[l], value_index);
+  for (auto& col : comp) col = coset_coeffs(std::move(col), s_);
+  std::vector<spec::Fp3Raw> out;
+  for (size_t k = 0; k < last.size() >> log_blowup_; ++k) out.push_back({comp[0][k].value(), comp[1][k].value(), comp[2][k].value()});
+  return out;
+}
+
+size_t FriProver::bytes() const {
+  size_t b = 0;
+  for (const auto& x : codewords_) b += x.size() * sizeof(Fp3);
+  for (const auto& x : heaps_) b += x.size() * sizeof(Digest);
+  return b;
+}
+
+std::vector<spec::FriLayerOpening> FriProver::open(const std::vector<size_t>& queries) const {
+  std::vector<spec::FriLayerOpening> out;
+  for (size_t l = 0; l < codewords_.size(); ++l) {
+    const size_t half = codewords_[l].size() / 2;
+    const std::vector<size_t> leaves = core::fri_layer_leaves(queries, half);
+    std::vector<size_t> at;
+    for (size_t i : leaves) at.push_back(i), at.push_back(i + half);
+    const std::vector<Fp3> v = be_.gather(codewords_[l], at);
     spec::FriLayerOpening op;
-    for (size_t k = 0; k < leaves.size(); ++k) {
-      std::vector<uint64_t> raw;
-      for (size_t j = 0; j < a; ++j)
-        for (const Fp& c : values[k * a + j].c) raw.push_back(c.value());
-      op.rows.push_back(std::move(raw));
+    for (size_t j = 0; j < leaves.size(); ++j) {
+      std::vector<uint64_t> row;
+      for (size_t u = 0; u < 2; ++u)
+        for (size_t c = 0; c < 3; ++c) row.push_back(v[2 * j + u].c[c].value());
+      op.rows.push_back(std::move(row));
     }
-    op.merkle_proof = be.gather(trees[l], batch_opening_heap_indices(leaves, m));
-    proof.openings.push_back(std::move(op));
+    op.merkle_proof = be_.gather(heaps_[l], batch_opening_heap_indices(leaves, half));
+    out.push_back(std::move(op));
   }
-  return proof;
+  return out;
 }
 
 }  // namespace zkrv::opt

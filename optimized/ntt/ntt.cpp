@@ -254,6 +254,14 @@ void intt(std::span<Fp> values, unsigned threads) {
   parallel_for(values.size(), threads, [&](size_t b, size_t e) { kernels().scale(raw(values) + b, e - b, n_inv); }, 4096);
 }
 
+std::vector<Fp> coset_coeffs(std::vector<Fp> evals, Fp shift, unsigned threads) {
+  intt(evals, threads);
+  const Fp inv = shift.inverse();
+  Fp s = Fp::from_u64(1);
+  for (Fp& x : evals) x = x * s, s = s * inv;
+  return evals;
+}
+
 void coset_lde_into(std::span<const Fp> evals, unsigned blowup, Fp shift, std::span<Fp> out, unsigned threads) {
   const size_t n = evals.size();
   if (blowup == 0 || out.size() != n * blowup) throw std::invalid_argument("LDE output must hold n * blowup values");

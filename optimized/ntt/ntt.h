@@ -23,6 +23,8 @@ void intt(std::span<Fp> values, unsigned threads = 1);  // evaluations -> coeffi
 // Evaluations on H (size n) -> evaluations on shift * H' (size n * blowup), natural order.
 std::vector<Fp> coset_lde(std::span<const Fp> evals, unsigned blowup, Fp shift, unsigned threads = 1);
 void coset_lde_into(std::span<const Fp> evals, unsigned blowup, Fp shift, std::span<Fp> out, unsigned threads = 1);
+// Coefficients (natural order) of the polynomial whose evaluations on shift·<ω_n> are `evals`.
+std::vector<Fp> coset_coeffs(std::vector<Fp> evals, Fp shift, unsigned threads = 1);
 
 // The LDE a coset at a time (the optimized prover's parts), with no bit-reversal pass:
 // dif_coefficients turns evaluations on <ω_n> into n times the coefficients, in bit-reversed

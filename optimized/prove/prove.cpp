@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <stdexcept>
 
 #include "optimized/common/parallel.h"
@@ -20,6 +19,7 @@
 #include "optimized/transcript/transcript.h"
 #include "core/fri/fri.h"
 #include "core/stark/transcript.h"
+#include "optimized/fri/fri.h"
 #include "spec/air/embedded.h"
 
 namespace zkrv::opt::prove {
@@ -194,25 +194,6 @@ class MixedTree {
   Digest root_{};
 };
 
-// protocol:merkle:batch on a heap of 2m digests (nodes[m + i] = leaf i): the same digests as
-// MerkleTree::open_batch, read back in one gather.
-std::vector<Digest> open_batch(Backend& be, const Buffer<Digest>& heap, std::vector<size_t> indices) {
-  std::sort(indices.begin(), indices.end());
-  indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
-  std::vector<size_t> at;  // heap positions of the proof's digests, in proof order
-  for (size_t width = heap.size() / 2; width > 1; width /= 2) {
-    size_t out = 0;
-    for (size_t k = 0; k < indices.size(); ++k) {
-      const size_t i = indices[k];
-      if ((i & 1) == 0 && k + 1 < indices.size() && indices[k + 1] == (i | 1)) ++k;  // both children known
-      else at.push_back(width + (i ^ 1));
-      indices[out++] = i / 2;
-    }
-    indices.resize(out);
-  }
-  return be.gather(heap, at);
-}
-
 struct TableData {
   unsigned log_h = 0;
   size_t h = 0, n = 0;
@@ -230,15 +211,6 @@ struct TableData {
 };
 enum Kind { kMain = 0, kAux = 1, kQuotient = 2 };  // the three committed sets of each table
 
-// Coefficients of the polynomial whose evaluations on shift·<ω_n> are `evals` (the final FRI
-// codeword, a few values on the host).
-Column coset_coeffs(Column evals, Fp shift) {
-  intt(evals, 1);
-  const Fp inv = shift.inverse();
-  Fp s = kOne;
-  for (Fp& x : evals) x = x * s, s = s * inv;
-  return evals;
-}
 // z^rev(p) / n for p < n: the powers of z in bit-reversed order (as bitrev_coset_factors, in
 // the extension), so that Σ_p dif[p]·zpow[p] is the polynomial at z.
 std::vector<Fp3> bitrev_powers(size_t n, const Fp3& z) {
@@ -253,57 +225,6 @@ std::vector<Fp3> bitrev_powers(size_t n, const Fp3& z) {
   }
   return t;
 }
-
-// The prover's side of FRI's commit phase (core::StarkTranscript::fri_commit) on the backend:
-// the codeword g folded into a new buffer each round; a committed layer keeps its codeword
-// (leaf i: values i and i + half) and its Merkle heap.
-struct FriLayers {
-  Backend& be;
-  std::map<unsigned, Buffer<Fp3>> deep;  // the DEEP codewords not yet folded in, by log height
-  unsigned log_max, log_blowup;
-  Buffer<Fp3> g;
-  Fp s = Fp::from_u64(spec::GoldilocksTraits::kGenerator);  // g lives on s·<ω>
-  std::vector<Buffer<Fp3>> codewords;
-  std::vector<Buffer<Digest>> heaps;
-  std::vector<spec::Digest> roots;
-  std::vector<spec::Fp3Raw> final;
-
-  FriLayers(Backend& backend, std::map<unsigned, Buffer<Fp3>> d, unsigned log_max_height, unsigned lb)
-      : be(backend), deep(std::move(d)), log_max(log_max_height), log_blowup(lb) {
-    g = deep.at(log_max);
-    deep.erase(log_max);
-  }
-  spec::Digest commit(unsigned) {
-    Buffer<Digest> heap = be.alloc<Digest>(g.size());
-    be.hash_fri_rows(g, 1, heap);
-    be.merkle_tree(heap);
-    roots.push_back(be.gather(heap, std::vector<size_t>{1})[0]);
-    codewords.push_back(g);
-    heaps.push_back(std::move(heap));
-    return roots.back();
-  }
-  void fold(unsigned l, const Fp3& beta, const std::optional<Fp3>& lambda) {
-    Buffer<Fp3> next = be.alloc<Fp3>(g.size() / 2);
-    be.fri_fold(g, 1, s, beta, next);
-    s = s * s;
-    if (lambda) {
-      const unsigned log_h = log_max - l - 1;
-      be.add_scaled(next, *lambda, deep.at(log_h));
-      deep.erase(log_h);
-    }
-    g = std::move(next);
-  }
-  std::vector<spec::Fp3Raw> final_poly() {
-    const std::vector<Fp3> last = be.download(g);
-    std::vector<Column> comp(3, Column(last.size()));
-    for (size_t i = 0; i < last.size(); ++i)
-      for (size_t c = 0; c < 3; ++c) comp[c][i] = last[i].c[c];
-    for (auto& col : comp) col = coset_coeffs(std::move(col), s);
-    for (size_t k = 0; k < last.size() >> log_blowup; ++k)
-      final.push_back({comp[0][k].value(), comp[1][k].value(), comp[2][k].value()});
-    return final;
-  }
-};
 
 }  // namespace
 
@@ -653,16 +574,11 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
 
   // spec: protocol:stark:fri
   const core::FriShape shape = core::fri_shape(options, proof.statement.log_heights);
-  FriLayers layers(be, std::move(deep), log_max, lb);
-  tr.fri_commit(shape, layers);
-  proof.fri_roots = layers.roots;
-  proof.final_poly = layers.final;
-  {
-    size_t b = 0;
-    for (const auto& x : layers.codewords) b += x.size() * sizeof(Fp3);
-    for (const auto& x : layers.heaps) b += x.size() * sizeof(Digest);
-    lap("fri", {{"FRI layers", b}});
-  }
+  FriProver fri(be, std::move(deep), lb);
+  tr.fri_commit(shape, fri);
+  proof.fri_roots = fri.roots();
+  proof.final_poly = fri.final_poly();
+  lap("fri", {{"FRI layers", fri.bytes()}});
 
   // spec: protocol:stark:queries
   proof.pow_nonce = tr.grind(options.pow_bits, threads);
@@ -673,22 +589,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     const auto q_v = q_tree.fetch(q_tree.rows_opened(queries));
     for (size_t q : queries) proof.queries.push_back({main_tree.open(q, main_v), aux_tree.open(q, aux_v), q_tree.open(q, q_v)});
   }
-  for (size_t l = 0; l < layers.codewords.size(); ++l) {
-    const size_t half = layers.codewords[l].size() / 2;
-    const std::vector<size_t> leaves = core::fri_layer_leaves(queries, half);
-    std::vector<size_t> at;
-    for (size_t i : leaves) at.push_back(i), at.push_back(i + half);
-    const std::vector<Fp3> v = be.gather(layers.codewords[l], at);
-    spec::FriLayerOpening op;
-    for (size_t j = 0; j < leaves.size(); ++j) {
-      std::vector<uint64_t> row;
-      for (size_t u = 0; u < 2; ++u)
-        for (size_t c = 0; c < 3; ++c) row.push_back(v[2 * j + u].c[c].value());
-      op.rows.push_back(row);
-    }
-    op.merkle_proof = open_batch(be, layers.heaps[l], leaves);
-    proof.fri_openings.push_back(std::move(op));
-  }
+  proof.fri_openings = fri.open(queries);
   lap("queries");
   return proof;
 }

@@ -1,35 +1,48 @@
 #pragma once
-// Reference FRI prover and verifier (spec: protocol:fri:*), plain and single-threaded. The
-// polynomial is given by its evaluations over F_{p^3} on the coset 7·<ω_N>, natural order,
-// N = 2^(log_degree + log_blowup); the proof is a spec::FriProof.
+// The reference prover's side of the STARK's multi-height FRI (spec/protocol.md,
+// protocol:stark:fri): the commit phase's layers for core::StarkTranscript::fri_commit, then the
+// committed layers' openings. The shape, the transcript order and the verifier's checks are
+// core/fri; this is the plain arithmetic behind them.
 
-#include <cstddef>
+#include <map>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "reference/field/goldilocks.h"
-#include "reference/transcript/transcript.h"
-#include "spec/fri.h"
+#include "reference/merkle/merkle.h"
+#include "spec/stark.h"
 
 namespace zkrv::ref {
 
-// A typed rejection: what failed and where (layer, query), never an exception.
-struct FriError {
-  enum class Kind { kOptions, kShape, kPow, kMerkle, kFold, kFinal };
-  Kind kind;
-  unsigned layer = 0;
-  size_t query = 0;
-  std::string what;
+class FriProver {
+ public:
+  // deep: the DEEP codeword of each table height (by log height), of 2^(log h + log_blowup)
+  // values on that height's LDE coset; the tallest is layer 0.
+  FriProver(std::map<unsigned, std::vector<Fp3>> deep, unsigned log_blowup);
+
+  // For core::StarkTranscript::fri_commit.
+  spec::Digest commit(unsigned layer);
+  void fold(unsigned layer, const Fp3& beta, const std::optional<Fp3>& lambda);
+  std::vector<spec::Fp3Raw> final_poly();
+
+  const std::vector<spec::Digest>& roots() const { return roots_; }
+  // The committed layers' openings for these queries (positions below half of layer 0), one
+  // batched Merkle opening per layer (protocol:merkle:batch).
+  std::vector<spec::FriLayerOpening> open(const std::vector<size_t>& queries) const;
+
+ private:
+  std::map<unsigned, std::vector<Fp3>> deep_;  // the codewords not yet folded in
+  unsigned log_max_, log_blowup_;
+  std::vector<Fp3> g_;                          // the current codeword, on s_·<ω>
+  Fp s_;
+  std::vector<MerkleTree> trees_;
+  std::vector<std::vector<Row>> rows_;          // per committed layer: leaf i = values i, i + half
+  std::vector<spec::Digest> roots_;
 };
 
-// Throws std::invalid_argument on bad options or a wrong number of evaluations (caller bugs).
-spec::FriProof fri_prove(const spec::FriOptions& options, unsigned log_degree, const std::vector<Fp3>& evals,
-                         Transcript& transcript);
-std::optional<FriError> fri_verify(const spec::FriOptions& options, unsigned log_degree, const spec::FriProof& proof,
-                                   Transcript& transcript);
-
-// protocol:fri:fold — the arity-a fold of v_j = f(x ζ^j) (ζ = ω_a) with challenge beta.
+// protocol:stark:fri's fold generalised to arity a = v.size() (the backends' fri_fold kernels
+// take arities 2..16): g_k = a^-1 Σ_j v_j ζ^(-jk), result Σ_k (β / x)^k g_k. For a = 2 it is
+// core::fri_fold2.
 Fp3 fri_fold(const std::vector<Fp3>& v, Fp x, const Fp3& beta);
 
 }  // namespace zkrv::ref

@@ -52,6 +52,14 @@ std::vector<Fp> coset_lde(const std::vector<Fp>& evals, unsigned blowup, Fp shif
   return ntt(c);
 }
 
+std::vector<Fp> coset_coeffs(const std::vector<Fp>& evals, Fp shift) {
+  auto c = intt(evals);
+  const Fp inv = shift.inverse();
+  Fp s = Fp::from_u64(1);
+  for (Fp& x : c) x = x * s, s = s * inv;
+  return c;
+}
+
 }  // namespace zkrv::ref
 
 namespace zkrv::ref {

@@ -16,6 +16,8 @@ std::vector<Fp> ntt(const std::vector<Fp>& coeffs);
 std::vector<Fp> intt(const std::vector<Fp>& evals);
 // Evaluations on the subgroup of size n -> evaluations on the coset shift * H', |H'| = n * blowup.
 std::vector<Fp> coset_lde(const std::vector<Fp>& evals, unsigned blowup, Fp shift);
+// Coefficients (natural order) of the polynomial whose evaluations on shift·<ω_n> are `evals`.
+std::vector<Fp> coset_coeffs(const std::vector<Fp>& evals, Fp shift);
 
 }  // namespace zkrv::ref
 

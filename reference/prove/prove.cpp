@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <set>
 #include <stdexcept>
 
 #include "core/fri/fri.h"
 #include "core/stark/transcript.h"
+#include "reference/fri/fri.h"
 #include "reference/merkle/merkle.h"
 #include "reference/merkle/mixed.h"
 #include "reference/ntt/ntt.h"
@@ -66,63 +66,6 @@ std::vector<Fp> coset_evals(std::vector<Fp> coeffs, size_t n, Fp shift) {
   for (Fp& c : coeffs) c = c * s, s = s * shift;
   return ntt(coeffs);
 }
-// Coefficients of the polynomial whose evaluations on shift·<ω_n> are `evals`.
-std::vector<Fp> coset_coeffs(const std::vector<Fp>& evals, Fp shift) {
-  auto c = intt(evals);
-  const Fp inv = shift.inverse();
-  Fp s = kOne;
-  for (Fp& x : c) x = x * s, s = s * inv;
-  return c;
-}
-
-// The prover's side of FRI's commit phase (core::StarkTranscript::fri_commit): the codeword g
-// folded in place, a committed layer's rows (leaf i: values i and i + half) and Merkle tree.
-struct FriLayers {
-  std::map<unsigned, std::vector<Fp3>> deep;  // the DEEP codewords not yet folded in, by log height
-  unsigned log_max, log_blowup;
-  std::vector<Fp3> g;
-  Fp s = Fp::from_u64(spec::GoldilocksTraits::kGenerator);  // g lives on s·<ω>
-  std::vector<MerkleTree> trees;
-  std::vector<std::vector<Row>> rows;
-  std::vector<spec::Digest> roots;
-  std::vector<spec::Fp3Raw> final;
-
-  FriLayers(std::map<unsigned, std::vector<Fp3>> d, unsigned log_max_height, unsigned log_blowup_)
-      : deep(std::move(d)), log_max(log_max_height), log_blowup(log_blowup_), g(std::move(deep[log_max_height])) {}
-  spec::Digest commit(unsigned) {
-    const size_t half = g.size() / 2;
-    std::vector<Row> r(half);
-    for (size_t i = 0; i < half; ++i)
-      for (size_t j : {i, i + half})
-        for (const Fp& c : g[j].c) r[i].push_back(c);
-    trees.emplace_back(r);
-    rows.push_back(std::move(r));
-    roots.push_back(trees.back().root());
-    return roots.back();
-  }
-  void fold(unsigned l, const Fp3& beta, const std::optional<Fp3>& lambda) {
-    const size_t half = g.size() / 2;
-    const Fp w = root_of_unity(spec::ntt_log2(g.size()));
-    std::vector<Fp3> next(half);
-    Fp x = s;
-    for (size_t i = 0; i < half; ++i, x = x * w) next[i] = core::fri_fold2(g[i], g[i + half], x, beta);
-    s = s * s;
-    if (lambda) {
-      const auto& in = deep.at(log_max - l - 1);
-      for (size_t i = 0; i < half; ++i) next[i] = next[i] + *lambda * in[i];
-    }
-    g = std::move(next);
-  }
-  std::vector<spec::Fp3Raw> final_poly() {
-    std::vector<std::vector<Fp>> comp(3, std::vector<Fp>(g.size()));
-    for (size_t i = 0; i < g.size(); ++i)
-      for (size_t c = 0; c < 3; ++c) comp[c][i] = g[i].c[c];
-    for (auto& col : comp) col = coset_coeffs(col, s);
-    for (size_t k = 0; k < g.size() >> log_blowup; ++k) final.push_back({comp[0][k].value(), comp[1][k].value(), comp[2][k].value()});
-    return final;
-  }
-};
-
 }  // namespace
 
 namespace {
@@ -383,10 +326,10 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace
   // spec: protocol:stark:fri — binary folds from the tallest DEEP codeword; each smaller one
   // enters, times a fresh challenge, when the folded word reaches its size.
   const core::FriShape shape = core::fri_shape(options, proof.statement.log_heights);
-  FriLayers layers(std::move(deep), log_max, lb);
-  tr.fri_commit(shape, layers);
-  proof.fri_roots = layers.roots;
-  proof.final_poly = layers.final;
+  FriProver fri(std::move(deep), lb);
+  tr.fri_commit(shape, fri);
+  proof.fri_roots = fri.roots();
+  proof.final_poly = fri.final_poly();
   clock.lap("fri");
 
   // spec: protocol:stark:queries — grinding, positions, one opening per tree per query, and
@@ -394,17 +337,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace
   proof.pow_nonce = tr.grind(options.pow_bits);
   const std::vector<size_t> queries = tr.sample_queries(options.num_queries, shape.half(0));
   for (size_t q : queries) proof.queries.push_back({main_tree.open(q), aux_tree.open(q), q_tree.open(q)});
-  for (size_t l = 0; l < layers.trees.size(); ++l) {
-    const std::vector<size_t> leaves = core::fri_layer_leaves(queries, layers.rows[l].size());
-    spec::FriLayerOpening op;
-    for (size_t i : leaves) {
-      std::vector<uint64_t> raw;
-      for (const Fp& x : layers.rows[l][i]) raw.push_back(x.value());
-      op.rows.push_back(raw);
-    }
-    op.merkle_proof = layers.trees[l].open_batch(leaves);
-    proof.fri_openings.push_back(std::move(op));
-  }
+  proof.fri_openings = fri.open(queries);
   clock.lap("queries");
   return proof;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Checks shared by backend_test (CPU) and backend_gpu_test (CUDA against CPU): every operation
-// against the reference on awkward shapes, and whole FRI proofs against the reference bytes.
+// against the reference on awkward shapes, and multi-height FRI proofs against the reference bytes.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -8,9 +8,11 @@
 #include "optimized/backend/backend.h"
 #include "optimized/fri/fri.h"
 #include "optimized/ntt/ntt.h"
+#include "optimized/transcript/transcript.h"
 #include "reference/fri/fri.h"
 #include "reference/merkle/merkle.h"
 #include "reference/ntt/ntt.h"
+#include "tests/fri/fri_harness.h"
 
 namespace zkrv {
 
@@ -127,24 +129,21 @@ inline void check_against_reference(Backend& be) {
   EXPECT_THROW(be.gather(src, bad), std::out_of_range);
 }
 
-// A FRI proof through `be` equals the reference proof and verifies.
+// A multi-height FRI proof through `be` (tallest codeword 2^(log_degree + 2), and two smaller
+// ones) equals the reference proof and verifies.
 inline void check_fri(Backend& be, unsigned log_degree) {
-  std::mt19937_64 g(log_degree);
-  const spec::FriOptions o{2, 2, 24, 4, 3};
-  const size_t big = size_t{1} << (log_degree + o.log_blowup);
-  std::vector<Fp3> evals(big);
-  for (size_t c = 0; c < 3; ++c) {
-    const auto col = opt::coset_lde(random_fp(size_t{1} << log_degree, g), 1u << o.log_blowup, Fp::from_u64(7));
-    for (size_t i = 0; i < big; ++i) evals[i].c[c] = col[i];
+  const auto deep = fri_harness::codewords({log_degree, log_degree - 2, log_degree - 5}, 2, log_degree);
+  const auto o = fri_harness::options(2, 24, 4, 3);
+  std::map<unsigned, Buffer<Fp3>> on_device;
+  for (const auto& [lh, w] : deep) {
+    std::vector<Fp3> v;
+    for (const auto& x : w) v.push_back({{Fp::from_u64(x.c[0].value()), Fp::from_u64(x.c[1].value()), Fp::from_u64(x.c[2].value())}});
+    on_device[lh] = be.upload<Fp3>(v);
   }
-  opt::Transcript ot("backend-fri");
-  const auto proof = opt::fri_prove(be, o, log_degree, be.upload<Fp3>(evals), ot);
-  std::vector<ref::Fp3> re;
-  for (const auto& x : evals) re.push_back(r(x));
-  ref::Transcript rt("backend-fri");
-  EXPECT_EQ(spec::encode_fri_proof(proof), spec::encode_fri_proof(ref::fri_prove(o, log_degree, re, rt)));
-  ref::Transcript vt("backend-fri");
-  EXPECT_FALSE(ref::fri_verify(o, log_degree, proof, vt));
+  opt::FriProver prover(be, on_device, o.log_blowup);
+  const auto proof = fri_harness::prove<opt::Transcript>(prover, fri_harness::shape_of(deep, o), o);
+  EXPECT_EQ(proof, fri_harness::prove_ref(deep, o));
+  EXPECT_FALSE(fri_harness::verify(deep, o, proof));
 }
 
 }  // namespace zkrv

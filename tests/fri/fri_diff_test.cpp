@@ -1,6 +1,6 @@
 // Optimized vs reference: the transcript (every operation, grinding with 1-3 threads), batched
-// Merkle openings, the layer fold, and whole FRI proofs are byte-identical for every arity,
-// blowup and thread count.
+// Merkle openings, the layer fold for every arity, and the multi-height FRI's proofs are
+// byte-identical for every blowup, SIMD level and thread count.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -9,9 +9,11 @@
 #include "optimized/fri/fri.h"
 #include "optimized/merkle/merkle.h"
 #include "optimized/simd/simd.h"
+#include "optimized/transcript/transcript.h"
 #include "reference/fri/fri.h"
 #include "reference/merkle/merkle.h"
 #include "reference/ntt/ntt.h"
+#include "tests/fri/fri_harness.h"
 
 namespace zkrv {
 namespace {
@@ -107,28 +109,31 @@ TEST(FriDiff, FoldLayerMatchesReference) {
 }
 
 TEST(FriDiff, ProofsAreByteIdentical) {
-  for (unsigned log_arity : {1u, 2u, 3u})
-    for (unsigned log_blowup : {1u, 3u}) {
-      const spec::FriOptions o{log_blowup, log_arity, 16, 6, 3};
-      const unsigned log_degree = 9;
-      const auto e = evals(log_degree, log_degree + log_blowup, 100 + log_arity);
-      std::vector<ref::Fp3> re;
-      for (const auto& x : e) re.push_back(to_ref(x));
-      ref::Transcript rt("fri-diff");
-      const auto want = spec::encode_fri_proof(ref::fri_prove(o, log_degree, re, rt));
+  for (unsigned lb : {1u, 3u})
+    for (const std::vector<unsigned>& heights : {std::vector<unsigned>{9}, std::vector<unsigned>{9, 7, 4}}) {
+      const auto deep = fri_harness::codewords(heights, lb, 100 + lb + heights.size());
+      const auto o = fri_harness::options(lb, 16, 6, 2);
+      const auto shape = fri_harness::shape_of(deep, o);
+      const auto want = fri_harness::prove_ref(deep, o);
       const auto saved = opt::simd_level();
       for (auto level : opt::kAllSimdLevels)  // every SIMD level (scalar = SIMD forced off) and thread count
         for (unsigned threads : {1u, 2u, 3u}) {
           opt::set_simd_level(level);
-          opt::Transcript ot("fri-diff");
-          const auto got = spec::encode_fri_proof(opt::fri_prove(o, log_degree, e, ot, threads));
-          EXPECT_EQ(got, want) << "arity 2^" << log_arity << " blowup 2^" << log_blowup << " threads " << threads
+          auto be = opt::make_cpu_backend(threads);
+          std::map<unsigned, opt::Buffer<opt::Fp3>> on_device;
+          for (const auto& [lh, w] : deep) {
+            std::vector<opt::Fp3> v;
+            for (const auto& x : w) v.push_back({{opt::Fp::from_u64(x.c[0].value()), opt::Fp::from_u64(x.c[1].value()),
+                                                  opt::Fp::from_u64(x.c[2].value())}});
+            on_device[lh] = be->upload<opt::Fp3>(v);
+          }
+          opt::FriProver prover(*be, on_device, lb);
+          const auto got = fri_harness::prove<opt::Transcript>(prover, shape, o, threads);
+          EXPECT_EQ(got, want) << "blowup 2^" << lb << " heights " << heights.size() << " threads " << threads
                                << " simd " << opt::simd_level_name(level);
-          EXPECT_EQ(ot.state(), rt.state());
         }
       opt::set_simd_level(saved);
-      ref::Transcript vt("fri-diff");
-      EXPECT_FALSE(ref::fri_verify(o, log_degree, *spec::decode_fri_proof(want).proof, vt));
+      EXPECT_FALSE(fri_harness::verify(deep, o, want));
     }
 }
 

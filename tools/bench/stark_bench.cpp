@@ -7,9 +7,13 @@
 #include <openssl/evp.h>
 
 #include <cstring>
+#include <map>
+#include <optional>
 #include <random>
 #include <vector>
 
+#include "core/fri/fri.h"
+#include "core/stark/transcript.h"
 #include "optimized/air/air_eval.h"
 #include "optimized/fri/fri.h"
 #include "optimized/hash/keccak.h"
@@ -17,8 +21,11 @@
 #include "optimized/ntt/kernels.h"
 #include "optimized/ntt/ntt.h"
 #include "optimized/simd/simd.h"
+#include "optimized/transcript/transcript.h"
 #include "reference/fri/fri.h"
 #include "reference/hash/keccak.h"
+#include "reference/merkle/merkle.h"
+#include "reference/transcript/transcript.h"
 #include "reference/ntt/ntt.h"
 #include "reference/stark/air.h"
 
@@ -194,44 +201,94 @@ void BM_MerkleCommit(benchmark::State& state) {
 }
 BENCHMARK(BM_MerkleCommit)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
-// FRI for a polynomial of degree < 2^20 over F_{p^3}, blowup 8, arity 4, 40 queries, 16 bits of
-// grinding (about 100 provable bits... see the security line in the output).
-const spec::FriOptions kFriOptions{3, 2, 40, 16, 5};
-constexpr unsigned kFriLogDegree = 20;
-std::vector<opt::Fp3> fri_input() {
-  const size_t n = size_t{1} << kFriLogDegree, big = n << kFriOptions.log_blowup;
-  std::vector<opt::Fp3> e(big);
-  for (size_t c = 0; c < 3; ++c) {
-    auto col = random_fp(n, 9 + c);
-    const auto ext = opt::coset_lde(col, 8, opt::Fp::from_u64(7), 2);  // n values: a degree < n polynomial
-    for (size_t i = 0; i < big; ++i) e[i].c[c] = ext[i];
+// The STARK's multi-height FRI (core/fri, optimized/fri's prover) on two DEEP-like codewords of
+// degree < 2^20 and < 2^18 over F_{p^3}, blowup 8, 40 queries, 16 bits of grinding, final size
+// 2^5 (the security line in the output gives the bits).
+spec::StarkOptions fri_options() {
+  spec::StarkOptions o;
+  o.log_blowup = 3, o.num_queries = 40, o.pow_bits = 16, o.log_final_size = 5;
+  return o;
+}
+constexpr unsigned kFriLogDegree = 20, kFriLogSmaller = 18;
+std::map<unsigned, std::vector<opt::Fp3>> fri_input() {
+  std::map<unsigned, std::vector<opt::Fp3>> out;
+  for (unsigned lh : {kFriLogDegree, kFriLogSmaller}) {
+    const size_t n = size_t{1} << lh, big = n << fri_options().log_blowup;
+    std::vector<opt::Fp3> e(big);
+    const opt::Fp shift = core::lde_shift<opt::Fp>(kFriLogDegree, lh);
+    for (size_t c = 0; c < 3; ++c) {
+      const auto ext = opt::coset_lde(random_fp(n, 9 + c + lh), 8, shift, 2);  // a degree < n polynomial
+      for (size_t i = 0; i < big; ++i) e[i].c[c] = ext[i];
+    }
+    out[lh] = std::move(e);
   }
-  return e;
+  return out;
+}
+core::FriShape fri_shape() {
+  return core::fri_shape(fri_options(), {static_cast<uint8_t>(kFriLogDegree), static_cast<uint8_t>(kFriLogSmaller)});
+}
+struct FriRun {
+  std::vector<spec::Digest> roots;
+  std::vector<spec::Fp3Raw> final_poly;
+  uint64_t nonce;
+  std::vector<spec::FriLayerOpening> openings;
+};
+FriRun fri_prove(const std::map<unsigned, std::vector<opt::Fp3>>& in, unsigned threads) {
+  auto be = opt::make_cpu_backend(threads);
+  std::map<unsigned, opt::Buffer<opt::Fp3>> deep;
+  for (const auto& [lh, e] : in) deep[lh] = be->upload<opt::Fp3>(e);
+  opt::FriProver prover(*be, std::move(deep), fri_options().log_blowup);
+  core::StarkTranscript<opt::Transcript> tr{core::StarkTranscript<opt::Transcript>::FriOnly{}};
+  tr.fri_commit(fri_shape(), prover);
+  FriRun r{prover.roots(), prover.final_poly(), tr.grind(fri_options().pow_bits, threads), {}};
+  r.openings = prover.open(tr.sample_queries(fri_options().num_queries, fri_shape().half(0)));
+  return r;
 }
 
 void BM_FriProve(benchmark::State& state) {
-  const auto e = fri_input();
-  for (auto _ : state) {
-    opt::Transcript t("bench");
-    benchmark::DoNotOptimize(opt::fri_prove(kFriOptions, kFriLogDegree, e, t, static_cast<unsigned>(state.range(0))));
-  }
-  const auto sec = spec::fri_security(kFriOptions, kFriLogDegree);
+  const auto in = fri_input();
+  for (auto _ : state) benchmark::DoNotOptimize(fri_prove(in, static_cast<unsigned>(state.range(0))));
+  const auto o = fri_options();
+  const auto sec = spec::fri_security(o.log_blowup, o.num_queries, o.pow_bits, kFriLogDegree, fri_shape().rounds);
   state.counters["conjectured_bits"] = sec.conjectured_bits;
   state.counters["provable_bits"] = sec.provable_bits;
 }
 BENCHMARK(BM_FriProve)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
+// The verifier's side: the transcript replay, the layers' Merkle openings and every query's folds
+// (the DEEP values it would compute from the trace openings are read from the input here).
 void BM_FriVerify(benchmark::State& state) {
-  const auto e = fri_input();
-  opt::Transcript t("bench");
-  const auto proof = opt::fri_prove(kFriOptions, kFriLogDegree, e, t, 0);
-  const auto bytes = spec::encode_fri_proof(proof);
+  const auto in = fri_input();
+  const FriRun run = fri_prove(in, 0);
+  const auto o = fri_options();
+  size_t bytes = 0;
+  for (const auto& op : run.openings) bytes += op.rows.size() * 48 + op.merkle_proof.size() * 32;
   for (auto _ : state) {
-    ref::Transcript vt("bench");
-    const auto parsed = spec::decode_fri_proof(bytes);
-    if (!parsed.proof || ref::fri_verify(kFriOptions, kFriLogDegree, *parsed.proof, vt)) state.SkipWithError("rejected");
+    using Tr = core::StarkTranscript<ref::Transcript>;
+    Tr tr{Tr::FriOnly{}};
+    struct {
+      const FriRun& r;
+      spec::Digest commit(unsigned l) const { return r.roots[l - 1]; }
+      void fold(unsigned, const ref::Fp3&, const std::optional<ref::Fp3>&) const {}
+      const std::vector<spec::Fp3Raw>& final_poly() const { return r.final_poly; }
+    } layers{run};
+    const auto ch = tr.fri_commit(fri_shape(), layers);
+    bool ok = tr.check_pow(o.pow_bits, run.nonce);
+    core::FriVerifier<ref::Fp3> v(fri_shape(), ch, tr.sample_queries(o.num_queries, fri_shape().half(0)));
+    ok = ok && !v.check_layers(run.openings, [&](unsigned l, unsigned log_leaves, const std::vector<size_t>& leaves,
+                                                 const std::vector<ref::Row>& rows, const std::vector<spec::Digest>& path)
+                                                    -> std::optional<std::string> {
+           if (auto m = ref::merkle_verify_batch(run.roots[l - 1], log_leaves, leaves, rows, path)) return m->what;
+           return std::nullopt;
+         });
+    for (size_t qi = 0; ok && qi < o.num_queries; ++qi)
+      ok = !v.check_query(qi, run.final_poly, [&](unsigned lh, size_t pos) {
+        const opt::Fp3& x = in.at(lh)[pos];
+        return ref::Fp3{{ref::Fp::from_u64(x.c[0].value()), ref::Fp::from_u64(x.c[1].value()), ref::Fp::from_u64(x.c[2].value())}};
+      });
+    if (!ok) state.SkipWithError("rejected");
   }
-  state.counters["proof_bytes"] = static_cast<double>(bytes.size());
+  state.counters["fri_bytes"] = static_cast<double>(bytes);
 }
 BENCHMARK(BM_FriVerify)->Unit(benchmark::kMillisecond);
 

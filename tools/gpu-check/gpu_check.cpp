@@ -1,7 +1,7 @@
 // zkrv-gpu-check: the device script's program (tools/gpu-check.sh). First correctness: the CUDA
 // backend runs in lockstep with the CPU backend (every output buffer compared byte for byte) on
 // awkward shapes, the largest column size, and whole FRI proofs, which must also equal the
-// CPU proof and pass the reference verifier. Then timings, each beside its floor (bytes that
+// CPU proof and pass the verifier's FRI checks (core/fri). Then timings, each beside its floor (bytes that
 // must move / measured device-to-device bandwidth) and beside the CPU backend on the same
 // machine. No external libraries, so it builds on the bare GPU machine.
 //   zkrv-gpu-check [--quick] [--require-gpu] [--skip-timing]
@@ -12,14 +12,19 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <map>
+#include <optional>
 #include <random>
 #include <string>
 
+#include "core/fri/fri.h"
+#include "core/stark/transcript.h"
 #include "optimized/backend/backend.h"
 #include "optimized/fri/fri.h"
 #include "optimized/ntt/ntt.h"
-#include "reference/fri/fri.h"
-#include "spec/fri.h"
+#include "optimized/transcript/transcript.h"
+#include "reference/merkle/merkle.h"
+#include "reference/transcript/transcript.h"
 
 namespace zkrv {
 namespace {
@@ -61,14 +66,85 @@ void step(const std::string& what, const std::function<void()>& f) {
 }
 
 // Evaluations of a random polynomial of degree < 2^log_degree on 7·<ω>, blowup 2^log_blowup.
-std::vector<Fp3> fri_input(unsigned log_degree, unsigned log_blowup, uint64_t seed) {
-  const size_t n = size_t{1} << log_degree, big = n << log_blowup;
-  std::vector<Fp3> e(big);
-  for (size_t c = 0; c < 3; ++c) {
-    const auto ext = opt::coset_lde(random_fp(n, seed + c), 1u << log_blowup, Fp::from_u64(7), 0);
-    for (size_t i = 0; i < big; ++i) e[i].c[c] = ext[i];
+// Two DEEP-like codewords for the STARK's multi-height FRI: degree < 2^log_degree on 7·<ω> and
+// degree < 2^(log_degree − 2) on its height's LDE coset, each 2^log_blowup times longer.
+std::map<unsigned, std::vector<Fp3>> fri_input(unsigned log_degree, unsigned log_blowup, uint64_t seed) {
+  std::map<unsigned, std::vector<Fp3>> out;
+  for (unsigned lh : {log_degree, log_degree - 2}) {
+    const size_t n = size_t{1} << lh, big = n << log_blowup;
+    std::vector<Fp3> e(big);
+    for (size_t c = 0; c < 3; ++c) {
+      const auto ext = opt::coset_lde(random_fp(n, seed + c + lh), 1u << log_blowup, core::lde_shift<Fp>(log_degree, lh), 0);
+      for (size_t i = 0; i < big; ++i) e[i].c[c] = ext[i];
+    }
+    out[lh] = std::move(e);
   }
-  return e;
+  return out;
+}
+spec::StarkOptions fri_options(unsigned log_blowup, unsigned queries, unsigned pow_bits, unsigned log_final) {
+  spec::StarkOptions o;
+  o.log_blowup = log_blowup, o.num_queries = queries, o.pow_bits = pow_bits, o.log_final_size = log_final;
+  return o;
+}
+core::FriShape fri_shape(const std::map<unsigned, std::vector<Fp3>>& in, const spec::StarkOptions& o) {
+  std::vector<uint8_t> heights;
+  for (const auto& [lh, e] : in) heights.push_back(static_cast<uint8_t>(lh));
+  return core::fri_shape(o, heights);
+}
+struct FriRun {
+  std::vector<spec::Digest> roots;
+  std::vector<spec::Fp3Raw> final_poly;
+  uint64_t nonce = 0;
+  std::vector<spec::FriLayerOpening> openings;
+  bool operator==(const FriRun&) const = default;
+};
+std::map<unsigned, Buffer<Fp3>> upload(Backend& be, const std::map<unsigned, std::vector<Fp3>>& in) {
+  std::map<unsigned, Buffer<Fp3>> deep;
+  for (const auto& [lh, e] : in) deep[lh] = be.upload<Fp3>(e);
+  return deep;
+}
+// The multi-height FRI through `be` (opt::FriProver, which leaves its input buffers as they
+// are), under a FRI-only transcript.
+FriRun fri_prove(Backend& be, const std::map<unsigned, Buffer<Fp3>>& deep, const core::FriShape& shape,
+                 const spec::StarkOptions& o) {
+  opt::FriProver prover(be, deep, o.log_blowup);
+  core::StarkTranscript<opt::Transcript> tr{core::StarkTranscript<opt::Transcript>::FriOnly{}};
+  tr.fri_commit(shape, prover);
+  FriRun r{prover.roots(), prover.final_poly(), tr.grind(o.pow_bits), {}};
+  r.openings = prover.open(tr.sample_queries(o.num_queries, shape.half(0)));
+  return r;
+}
+// The verifier's FRI checks (core::FriVerifier, reference Merkle), with the input as its own DEEP
+// values; the reason on rejection.
+std::optional<std::string> fri_verify(const std::map<unsigned, std::vector<Fp3>>& in, const spec::StarkOptions& o,
+                                      const FriRun& run) {
+  const core::FriShape shape = fri_shape(in, o);
+  using Tr = core::StarkTranscript<ref::Transcript>;
+  Tr tr{Tr::FriOnly{}};
+  struct {
+    const FriRun& r;
+    spec::Digest commit(unsigned l) const { return r.roots.at(l - 1); }
+    void fold(unsigned, const ref::Fp3&, const std::optional<ref::Fp3>&) const {}
+    const std::vector<spec::Fp3Raw>& final_poly() const { return r.final_poly; }
+  } layers{run};
+  const auto ch = tr.fri_commit(shape, layers);
+  if (!tr.check_pow(o.pow_bits, run.nonce)) return "proof-of-work nonce invalid";
+  core::FriVerifier<ref::Fp3> v(shape, ch, tr.sample_queries(o.num_queries, shape.half(0)));
+  if (auto e = v.check_layers(run.openings, [&](unsigned l, unsigned log_leaves, const std::vector<size_t>& leaves,
+                                                const std::vector<ref::Row>& rows, const std::vector<spec::Digest>& path)
+                                    -> std::optional<std::string> {
+        if (auto m = ref::merkle_verify_batch(run.roots[l - 1], log_leaves, leaves, rows, path)) return m->what;
+        return std::nullopt;
+      }))
+    return e->what;
+  for (size_t qi = 0; qi < o.num_queries; ++qi)
+    if (auto e = v.check_query(qi, run.final_poly, [&](unsigned lh, size_t pos) {
+          const Fp3& x = in.at(lh).at(pos);
+          return ref::Fp3{{ref::Fp::from_u64(x.c[0].value()), ref::Fp::from_u64(x.c[1].value()),
+                           ref::Fp::from_u64(x.c[2].value())}};
+        }))
+      return e->what;
+  return std::nullopt;
 }
 
 void correctness(Backend& dual, bool quick) {
@@ -120,17 +196,13 @@ void correctness(Backend& dual, bool quick) {
       dual.merkle_tree(nodes);
     });
   for (unsigned log_degree : quick ? std::vector<unsigned>{8, 12} : std::vector<unsigned>{8, 12, 18}) {
-    const spec::FriOptions o{2, 2, 32, 8, 3};
-    step("FRI proof, degree < 2^" + std::to_string(log_degree) + ": same bytes, reference verifier accepts", [&] {
+    const spec::StarkOptions o = fri_options(2, 32, 8, 3);
+    step("FRI proof, degree < 2^" + std::to_string(log_degree) + ": same bytes, the verifier's FRI checks accept", [&] {
       const auto e = fri_input(log_degree, o.log_blowup, log_degree);
-      opt::Transcript t("gpu-check");
-      const auto proof = opt::fri_prove(dual, o, log_degree, dual.upload<Fp3>(e), t);
+      const FriRun proof = fri_prove(dual, upload(dual, e), fri_shape(e, o), o);
       auto cpu = opt::make_cpu_backend(0);
-      opt::Transcript tc("gpu-check");
-      const auto cpu_proof = opt::fri_prove(*cpu, o, log_degree, cpu->upload<Fp3>(e), tc);
-      if (spec::encode_fri_proof(proof) != spec::encode_fri_proof(cpu_proof)) throw std::runtime_error("proof bytes differ");
-      ref::Transcript vt("gpu-check");
-      if (auto err = ref::fri_verify(o, log_degree, proof, vt)) throw std::runtime_error("rejected: " + err->what);
+      if (!(proof == fri_prove(*cpu, upload(*cpu, e), fri_shape(e, o), o))) throw std::runtime_error("proof bytes differ");
+      if (auto err = fri_verify(e, o, proof)) throw std::runtime_error("rejected: " + *err);
     });
   }
 }
@@ -172,21 +244,20 @@ void timing(Backend* gpu, Backend& cpu, bool quick) {
       be.hash_rows(lde, width, nodes);
       be.merkle_tree(nodes);
     });
-    const spec::FriOptions o{1, 2, 40, 16, 5};
-    const auto e = be.upload<Fp3>(fri_input(log_fri, o.log_blowup, 5));
-    const double fri_ms = best_ms(2, [&] {
-      opt::Transcript t("bench");
-      opt::fri_prove(be, o, log_fri, e, t);
-    });
+    const spec::StarkOptions o = fri_options(1, 40, 16, 5);
+    const auto e = fri_input(log_fri, o.log_blowup, 5);
+    const auto deep = upload(be, e);
+    const double fri_ms = best_ms(2, [&] { fri_prove(be, deep, fri_shape(e, o), o); });
     if (fill) {
       const double in_bytes = double(rows) * width * 8;
-      // FRI: each layer is read twice (leaves, fold) and the next written; 24 bytes per value.
-      double fri_bytes = 0;
-      for (size_t n = size_t{2} << log_fri; n > 32; n /= 4) fri_bytes += 24.0 * (2 * n + n / 4.0);
+      // FRI: each layer read twice (leaves, fold) and the next written, 24 bytes per value; the
+      // smaller codeword read once where it enters.
+      double fri_bytes = 24.0 * 0.25 * (size_t{2} << log_fri);
+      for (size_t n = size_t{2} << log_fri; n > 64; n /= 2) fri_bytes += 24.0 * (2 * n + n / 2.0);
       table = {{"device copy (read + write)", 2.0 * copy_bytes},
                {"LDE 64 x 2^" + std::to_string(log_rows) + " -> 2^" + std::to_string(log_rows + 1), in_bytes * 3},
                {"Merkle commit of that LDE", in_bytes * 2 + 4.0 * rows * 32},
-               {"FRI prove, degree < 2^" + std::to_string(log_fri) + ", blowup 2", fri_bytes}};
+               {"FRI prove, degrees < 2^" + std::to_string(log_fri) + " and 2^" + std::to_string(log_fri - 2) + ", blowup 2", fri_bytes}};
     }
     return std::vector<double>{copy_ms, lde_ms, merkle_ms, fri_ms};
   };

@@ -1,0 +1,116 @@
+#pragma once
+// The multi-height FRI on its own, for tests: low-degree DEEP-like codewords of several heights
+// on their LDE cosets, a proof through either prover under a FRI-only transcript
+// (core::StarkTranscript::FriOnly), and the verifier's side (core::FriVerifier with the reference
+// Merkle checks), given the codewords as the verifier's own DEEP values.
+
+#include <map>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "core/fri/fri.h"
+#include "core/stark/domains.h"
+#include "core/stark/transcript.h"
+#include "reference/fri/fri.h"
+#include "reference/merkle/merkle.h"
+#include "reference/ntt/ntt.h"
+#include "reference/transcript/transcript.h"
+
+namespace zkrv::fri_harness {
+
+using ref::Fp;
+using ref::Fp3;
+
+// The codeword of each height: 2^(log h + log_blowup) values on lde_shift(log_max, log h)·<ω>,
+// of a random polynomial of degree < 2^(log h + extra_log_degree) (extra 0: what FRI accepts).
+inline std::map<unsigned, std::vector<Fp3>> codewords(const std::vector<unsigned>& log_heights, unsigned log_blowup,
+                                                       uint64_t seed, unsigned extra_log_degree = 0) {
+  std::mt19937_64 rng(seed);
+  unsigned log_max = 0;
+  for (unsigned h : log_heights) log_max = std::max(log_max, h);
+  std::map<unsigned, std::vector<Fp3>> out;
+  for (unsigned lh : log_heights) {
+    const size_t n = size_t{1} << (lh + log_blowup);
+    const Fp shift = core::lde_shift<Fp>(log_max, lh);
+    std::vector<Fp3> w(n);
+    for (size_t c = 0; c < 3; ++c) {
+      std::vector<Fp> coeffs(n);
+      Fp s = Fp::from_u64(1);
+      for (size_t k = 0; k < std::min(n, size_t{1} << (lh + extra_log_degree)); ++k, s = s * shift)
+        coeffs[k] = Fp::from_u64(rng()) * s;  // p(shift·X)
+      const std::vector<Fp> e = ref::ntt(coeffs);
+      for (size_t i = 0; i < n; ++i) w[i].c[c] = e[i];
+    }
+    out[lh] = std::move(w);
+  }
+  return out;
+}
+
+inline spec::StarkOptions options(unsigned log_blowup, unsigned queries, unsigned pow_bits, unsigned log_final) {
+  spec::StarkOptions o;
+  o.log_blowup = log_blowup, o.num_queries = queries, o.pow_bits = pow_bits, o.log_final_size = log_final;
+  return o;
+}
+inline core::FriShape shape_of(const std::map<unsigned, std::vector<Fp3>>& deep, const spec::StarkOptions& o) {
+  std::vector<uint8_t> heights;
+  for (const auto& [lh, w] : deep) heights.push_back(static_cast<uint8_t>(lh));
+  return core::fri_shape(o, heights);
+}
+
+struct Proof {
+  std::vector<spec::Digest> roots;
+  std::vector<spec::Fp3Raw> final_poly;
+  uint64_t nonce = 0;
+  std::vector<spec::FriLayerOpening> openings;
+  friend bool operator==(const Proof&, const Proof&) = default;
+};
+
+// A proof by `prover` (ref::FriProver or opt::FriProver) under a FRI-only transcript of type Tr;
+// `grind` passes the transcript's grinding options (threads for opt::Transcript).
+template <class Tr, class Prover, class... G>
+Proof prove(Prover& prover, const core::FriShape& shape, const spec::StarkOptions& o, G... grind) {
+  core::StarkTranscript<Tr> tr{typename core::StarkTranscript<Tr>::FriOnly{}};
+  tr.fri_commit(shape, prover);
+  Proof p;
+  p.roots = prover.roots();
+  p.final_poly = prover.final_poly();
+  p.nonce = tr.grind(o.pow_bits, grind...);
+  p.openings = prover.open(tr.sample_queries(o.num_queries, shape.half(0)));
+  return p;
+}
+inline Proof prove_ref(const std::map<unsigned, std::vector<Fp3>>& deep, const spec::StarkOptions& o) {
+  ref::FriProver prover(deep, o.log_blowup);
+  return prove<ref::Transcript>(prover, shape_of(deep, o), o);
+}
+
+// The verifier's verdict on `p`, with `deep` as its own DEEP values; nullopt: accepted.
+inline std::optional<core::FriRejection> verify(const std::map<unsigned, std::vector<Fp3>>& deep,
+                                                 const spec::StarkOptions& o, const Proof& p) {
+  const core::FriShape shape = shape_of(deep, o);
+  if (p.roots.size() + 1 != shape.rounds || p.final_poly.size() != (size_t{1} << shape.log_final))
+    return core::FriRejection{core::FriRejection::Kind::kShape, 0, 0, "wrong number of roots or final coefficients"};
+  core::StarkTranscript<ref::Transcript> tr{core::StarkTranscript<ref::Transcript>::FriOnly{}};
+  struct {
+    const Proof& p;
+    spec::Digest commit(unsigned l) const { return p.roots[l - 1]; }
+    void fold(unsigned, const Fp3&, const std::optional<Fp3>&) const {}
+    const std::vector<spec::Fp3Raw>& final_poly() const { return p.final_poly; }
+  } layers{p};
+  const auto ch = tr.fri_commit(shape, layers);
+  if (!tr.check_pow(o.pow_bits, p.nonce)) return core::FriRejection{core::FriRejection::Kind::kShape, 0, 0, "pow"};
+  core::FriVerifier<Fp3> v(shape, ch, tr.sample_queries(o.num_queries, shape.half(0)));
+  if (auto e = v.check_layers(p.openings, [&](unsigned l, unsigned log_leaves, const std::vector<size_t>& leaves,
+                                              const std::vector<ref::Row>& rows, const std::vector<spec::Digest>& path)
+                                  -> std::optional<std::string> {
+        if (auto m = ref::merkle_verify_batch(p.roots[l - 1], log_leaves, leaves, rows, path)) return m->what;
+        return std::nullopt;
+      }))
+    return e;
+  for (size_t qi = 0; qi < o.num_queries; ++qi)
+    if (auto e = v.check_query(qi, p.final_poly, [&](unsigned log_h, size_t pos) { return deep.at(log_h).at(pos); }))
+      return e;
+  return std::nullopt;
+}
+
+}  // namespace zkrv::fri_harness
