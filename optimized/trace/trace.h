@@ -2,7 +2,9 @@
 // The optimized trace builder: the fast executor's steps streamed straight into column-major
 // table traces (spec/tables), with no record of the whole run kept and no table kept row by row.
 // The result equals ref::air::build_trace's, column for column, for every run
-// (tests/trace/fast_trace_test.cpp); README.md in this folder says how it is organised.
+// (tests/trace/fast_trace_test.cpp). trace.cpp is laid out in parts: the cpu table, then the
+// memory argument, the alu tables and the lookup multiplicities, each naming the reference step
+// it mirrors (ref::air::replay_memory, fill_alu_tables, count_lookups).
 
 #include <cstddef>
 #include <cstdint>
