@@ -97,7 +97,8 @@ TEST(AirSolve, ATableWhoseRowsTheirInteractionsDetermine) {
 // A padding-row attack (zkrv-air-solve --padding): one row between two zero rows of alu that
 // breaks s_addw_bit and nothing else, with every interaction inactive on it and on the row
 // before. Checked by the spec's evaluator; the trace-level check is the padding-row mutations
-// in tests/air/air_test.cpp. div's one_op has none: two selectors at 1 make a multiplicity of 2.
+// in tests/air/air_mutations_padding.cpp. div's one_op has none: two selectors at 1 make a
+// multiplicity of 2.
 TEST(AirSolve, APaddingRowAttackChangesNoInteraction) {
   const auto& spec = spec::air::embedded_spec();
   const auto& alu = *spec.table("alu");
