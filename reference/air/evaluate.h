@@ -1,11 +1,11 @@
 #pragma once
 // The reference AIR evaluator: hand-written, one block per spec ID in spec order, with the ID in
-// a comment. One body per table, generic over the value type: it evaluates the table's
-// constraints and bus interactions at one point (a row and the next), whatever the values are —
-// base-field trace rows for the checker, base-field points of the LDE coset for the reference
-// prover, F_{p^3} points for the test that shows it is the spec's polynomials
-// (tests/air/evaluator_poly_test.cpp). It reports every constraint with the rows it covers and
-// leaves the row selection to its caller.
+// a comment. One body per table (evaluate/<table>.cpp), generic over the value type: it
+// evaluates the table's constraints and bus interactions at one point (a row and the next),
+// whatever the values are — base-field trace rows for the checker, base-field points of the LDE
+// coset for the reference prover, F_{p^3} points for the test that shows it is the spec's
+// polynomials (tests/air/evaluator_poly_test.cpp). It reports every constraint with the rows it
+// covers and leaves the row selection to its caller.
 //
 // `evaluate` applies it to a whole trace and reports to a Sink what holds on each row; check.h
 // turns that into failures and LogUp sums, and tests compare it with the spec interpreter

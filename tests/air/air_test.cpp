@@ -9,8 +9,9 @@
 //    rejects their proofs: air_prove_mutations.cpp);
 //  - adequacy: with each constraint switched off in turn, some mutation must be accepted
 //    (air_mutations.cpp);
-//  - lint: every spec ID is implemented once in reference/air/evaluate.cpp, in spec order, the
-//    code names no ID the spec lacks, and every constraint and bus ID has a negative test.
+//  - lint: every spec ID is implemented once in reference/air/evaluate/<table>.cpp, in spec
+//    order, the evaluator names no ID the spec lacks, and every constraint and bus ID has a
+//    negative test.
 // ZKRV_AIR_MAX_CYCLES (default 2^17) bounds the programs of the completeness test; the `long`
 // label runs it up to 2^20.
 #include <gtest/gtest.h>
@@ -23,6 +24,7 @@
 #include <map>
 #include <random>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "optimized/exec/fast_executor.h"
@@ -249,22 +251,43 @@ TEST(Air, ReferenceAndSpecAgreeOnRandomRows) {
   }
 }
 
-// The lint: IDs in reference/air/evaluate.cpp comments are the spec's, each once, in order; and
-// every constraint and bus ID has a negative test.
+// The lint: the evaluator implements each table document spec/tables/<doc>.md in
+// reference/air/evaluate/<doc>.cpp, whose `// spec: <id>` comments are that document's
+// constraint and bus IDs, each once, in document order; no other file of the evaluator
+// (evaluate.h, evaluate.cpp, the rest of evaluate/) names an ID, so the code names no ID the spec
+// lacks and none twice; and every constraint and bus ID has a negative test.
 TEST(AirLint, EvaluatorMirrorsTheSpec) {
-  std::ifstream in(fs::path(ZKRV_SOURCE_DIR) / "reference/air/evaluate.cpp");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string code = ss.str();
-  std::vector<std::string> in_code;
+  const fs::path air = fs::path(ZKRV_SOURCE_DIR) / "reference/air";
   const std::regex id_comment(R"(// spec: ([a-z0-9_]+:[cba]:[a-z0-9_]+))");
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), id_comment); it != std::sregex_iterator(); ++it)
-    in_code.push_back((*it)[1]);
+  auto ids_in = [&](const fs::path& file) {
+    std::ifstream in(file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string code = ss.str();
+    std::vector<std::string> ids;
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), id_comment); it != std::sregex_iterator(); ++it)
+      ids.push_back((*it)[1]);
+    return ids;
+  };
   std::vector<std::string> in_spec;
-  for (const auto& t : the_spec().tables)
+  std::set<fs::path> table_files;
+  for (const auto& t : the_spec().tables) {  // one table per document, in spec order
+    std::vector<std::string> ids;
     for (const auto& id : t.ids)
-      if (id.find(":a:") == std::string::npos) in_spec.push_back(id);  // assumptions have no code
-  EXPECT_EQ(in_code, in_spec) << "reference/air/evaluate.cpp must implement every constraint and bus ID once, in spec order";
+      if (id.find(":a:") == std::string::npos) ids.push_back(id);  // assumptions have no code
+    if (ids.empty()) continue;
+    const fs::path file = air / "evaluate" / (fs::path(t.file).stem().string() + ".cpp");
+    EXPECT_TRUE(fs::is_regular_file(file)) << file << " must implement " << t.file;
+    EXPECT_EQ(ids_in(file), ids) << file << " must implement every constraint and bus ID of " << t.file
+                                 << " once, in spec order";
+    table_files.insert(file);
+    in_spec.insert(in_spec.end(), ids.begin(), ids.end());
+  }
+  std::vector<fs::path> others = {air / "evaluate.h", air / "evaluate.cpp"};
+  for (const auto& e : fs::recursive_directory_iterator(air / "evaluate"))
+    if (e.is_regular_file() && !table_files.count(e.path())) others.push_back(e.path());
+  for (const auto& file : others)
+    EXPECT_EQ(ids_in(file), std::vector<std::string>{}) << file << " is not a table's file: it must name no spec ID";
   const auto muts = mutations();
   for (const auto& id : in_spec)
     EXPECT_TRUE(std::any_of(muts.begin(), muts.end(), [&](const Mutation& m) { return m.expect == id; }))

@@ -1,4 +1,4 @@
-// The reference prover's constraints (the hand-written evaluator, reference/air/evaluate.cpp)
+// The reference prover's constraints (the hand-written evaluator, reference/air/evaluate/)
 // and the verifier's (the spec's own expressions, compiled by reference/stark) are the same
 // polynomials. Both are evaluated at random points of F_{p^3}^n (every column of the row and of
 // the next row, and every public value, random): two different polynomials of degree d agree at
