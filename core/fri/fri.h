@@ -91,14 +91,21 @@ F fri_point(unsigned log_n, size_t pos, unsigned folds) {
   return s * w.pow(pos);
 }
 
-// A typed FRI rejection: which check, which layer (1-based for committed layers) and query.
+// A typed FRI rejection: which check, which layer (1-based for committed layers; 0 for the layer
+// count) and query (for kFold and kFinal), and the values compared where they say more than `what`.
 struct FriRejection {
-  enum class Kind { kShape, kMerkle, kFold, kFinal };
+  enum class Kind { kLayerCount, kRowCount, kRowWidth, kNonCanonical, kMerkle, kFold, kFinal };
   Kind kind;
   unsigned layer = 0;
   size_t query = 0;
   std::string what;
+  std::string expected{}, found{};
 };
+template <class E>
+std::string fri_value_str(const E& e) {
+  return "(" + std::to_string(e.c[0].value()) + ", " + std::to_string(e.c[1].value()) + ", " +
+         std::to_string(e.c[2].value()) + ")";
+}
 
 // The verifier's side, in two steps so that the verifier can run every Merkle check before any
 // costly work of its own: check_layers (the committed layers' openings: row counts, widths,
@@ -114,19 +121,25 @@ class FriVerifier {
   // merkle(layer, log_leaves, leaves, rows) → std::optional<std::string> (why the opening fails).
   template <class Merkle>
   std::optional<FriRejection> check_layers(const std::vector<spec::FriLayerOpening>& openings, Merkle&& merkle) {
-    if (openings.size() + 1 != s_.rounds) return FriRejection{FriRejection::Kind::kShape, 0, 0, "wrong number of FRI layer openings"};
+    if (openings.size() + 1 != s_.rounds)
+      return FriRejection{FriRejection::Kind::kLayerCount, 0, 0, "wrong number of FRI layer openings",
+                          std::to_string(s_.rounds - 1), std::to_string(openings.size())};
     leaves_.assign(s_.rounds, {});
     rows_.assign(s_.rounds, {});
     for (unsigned l = 1; l < s_.rounds; ++l) {
       const auto& op = openings[l - 1];
       leaves_[l] = fri_layer_leaves(queries_, s_.half(l));
       const std::string at = "FRI layer " + std::to_string(l);
-      if (op.rows.size() != leaves_[l].size()) return FriRejection{FriRejection::Kind::kShape, l, 0, at + ": wrong number of rows"};
+      if (op.rows.size() != leaves_[l].size())
+        return FriRejection{FriRejection::Kind::kRowCount, l, 0, at + ": wrong number of rows", std::to_string(leaves_[l].size()),
+                            std::to_string(op.rows.size())};
       for (const auto& raw : op.rows) {
-        if (raw.size() != 6) return FriRejection{FriRejection::Kind::kShape, l, 0, at + ": row of the wrong width"};
+        if (raw.size() != 6)
+          return FriRejection{FriRejection::Kind::kRowWidth, l, 0, at + ": row of the wrong width", "6", std::to_string(raw.size())};
         std::vector<F> row;
         for (uint64_t x : raw) {
-          if (x >= spec::GoldilocksTraits::kModulus) return FriRejection{FriRejection::Kind::kShape, l, 0, "FRI layer value not canonical"};
+          if (x >= spec::GoldilocksTraits::kModulus)
+            return FriRejection{FriRejection::Kind::kNonCanonical, l, 0, "FRI layer value not canonical", {}, std::to_string(x)};
           row.push_back(F::from_u64(x));
         }
         rows_[l].push_back(std::move(row));
@@ -158,15 +171,18 @@ class FriVerifier {
       if (!((slot ? v1 : v0) == expected))
         return FriRejection{FriRejection::Kind::kFold, l, qi,
                             "layer " + std::to_string(l) + ", query " + std::to_string(qi) +
-                                ": the folded value does not match the next layer"};
+                                ": the folded value does not match the next layer",
+                            fri_value_str(expected), fri_value_str(slot ? v1 : v0)};
       expected = fri_fold2(v0, v1, fri_point<F>(s_.log_max + lb - l, leaf, l), ch_.betas[l]);
       if (s_.enters_after(l)) expected = expected + ch_.lambdas[l + 1] * deep(s_.log_max - l - 1, leaf);
     }
     const unsigned log_final_n = s_.log_final + lb;
     const F y = fri_point<F>(log_final_n, q % (size_t{1} << log_final_n), s_.rounds);
-    if (!(fri_final_at<E>(final_poly, y) == expected))
+    const E final_value = fri_final_at<E>(final_poly, y);
+    if (!(final_value == expected))
       return FriRejection{FriRejection::Kind::kFinal, s_.rounds, qi,
-                          "query " + std::to_string(qi) + ": the final polynomial does not match the last fold"};
+                          "query " + std::to_string(qi) + ": the final polynomial does not match the last fold",
+                          fri_value_str(expected), fri_value_str(final_value)};
     return std::nullopt;
   }
 

@@ -24,8 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto v1 = zkrv::ref::verify::verify(*parsed.proof, e, &cache);
   const auto v2 = zkrv::ref::verify::verify(*parsed.proof, e);
   if (v1.ok() != v2.ok()) std::abort();
-  if (!v1.ok() && (v1.rejection->stage != v2.rejection->stage || v1.rejection->what != v2.rejection->what ||
-                   v1.rejection->what.empty()))
+  if (!v1.ok() && (v1.rejection->stage != v2.rejection->stage || v1.rejection->check != v2.rejection->check ||
+                   v1.rejection->what != v2.rejection->what || v1.rejection->what.empty()))
     std::abort();
   return 0;
 }

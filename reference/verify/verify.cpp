@@ -5,7 +5,6 @@
 #include <array>
 #include <cmath>
 #include <map>
-#include <set>
 
 #include "core/fri/fri.h"
 #include "core/stark/transcript.h"
@@ -20,9 +19,85 @@ namespace {
 
 using namespace stark;
 using Stage = Rejection::Stage;
+using Check = Rejection::Check;
 const Fp kOne = Fp::from_u64(1);
 
-VerifyResult reject(Stage s, std::string what) { return VerifyResult{Rejection{s, std::move(what)}, {}}; }
+// Each check's name and the stage it belongs to.
+struct CheckInfo {
+  const char* name;
+  Stage stage;
+};
+CheckInfo info(Check c) {
+  switch (c) {
+    case Check::kMalformed: return {"malformed", Stage::kMalformed};
+    case Check::kOptionsInvalid: return {"options_invalid", Stage::kOptions};
+    case Check::kProgramDigest: return {"program_digest", Stage::kStatement};
+    case Check::kExitCode: return {"exit_code", Stage::kStatement};
+    case Check::kOutput: return {"output", Stage::kStatement};
+    case Check::kHeightCount: return {"height_count", Stage::kShape};
+    case Check::kOutputTooLong: return {"output_too_long", Stage::kShape};
+    case Check::kHeightDerived: return {"height_derived", Stage::kShape};
+    case Check::kTooTall: return {"too_tall", Stage::kShape};
+    case Check::kBlowupTooSmall: return {"blowup_too_small", Stage::kOptions};
+    case Check::kUnboundedSend: return {"unbounded_send", Stage::kShape};
+    case Check::kInteractionBound: return {"interaction_bound", Stage::kShape};
+    case Check::kNothingToFold: return {"nothing_to_fold", Stage::kShape};
+    case Check::kTerminalSumCount: return {"terminal_sum_count", Stage::kShape};
+    case Check::kOodCount: return {"ood_count", Stage::kShape};
+    case Check::kFriRootCount: return {"fri_root_count", Stage::kShape};
+    case Check::kFriOpeningCount: return {"fri_opening_count", Stage::kShape};
+    case Check::kFinalLength: return {"final_length", Stage::kShape};
+    case Check::kQueryCount: return {"query_count", Stage::kShape};
+    case Check::kNonCanonicalTerminalSum: return {"non_canonical_terminal_sum", Stage::kShape};
+    case Check::kNonCanonicalOod: return {"non_canonical_ood", Stage::kShape};
+    case Check::kNonCanonicalFinal: return {"non_canonical_final", Stage::kShape};
+    case Check::kNonzeroSumWithoutInteractions: return {"nonzero_sum_without_interactions", Stage::kLogup};
+    case Check::kUnbalanced: return {"unbalanced", Stage::kLogup};
+    case Check::kConstraintsAtZeta: return {"constraints_at_zeta", Stage::kConstraints};
+    case Check::kPow: return {"pow", Stage::kPow};
+    case Check::kFriRowCount: return {"fri_row_count", Stage::kShape};
+    case Check::kFriRowWidth: return {"fri_row_width", Stage::kShape};
+    case Check::kNonCanonicalFriRow: return {"non_canonical_fri_row", Stage::kShape};
+    case Check::kFriLayerMerkle: return {"fri_layer_merkle", Stage::kMerkle};
+    case Check::kMerkleMain: return {"merkle_main", Stage::kMerkle};
+    case Check::kMerkleAux: return {"merkle_aux", Stage::kMerkle};
+    case Check::kMerkleQuotient: return {"merkle_quotient", Stage::kMerkle};
+    case Check::kFriFold: return {"fri_fold", Stage::kFri};
+    case Check::kFriFinal: return {"fri_final", Stage::kFri};
+  }
+  return {"?", Stage::kMalformed};
+}
+
+// Where a check failed; each field only where it means something.
+struct Where {
+  std::optional<std::string> table{};
+  std::optional<size_t> query{};
+  std::optional<unsigned> layer{};
+};
+Rejection reject(Check c, std::string what, Where at = {}, std::string expected = {}, std::string found = {}) {
+  return Rejection{info(c).stage, c, std::move(what), std::move(at.table), at.query, at.layer, std::move(expected),
+                   std::move(found)};
+}
+
+std::string str(const spec::Fp3Raw& c) {
+  return "(" + std::to_string(c[0]) + ", " + std::to_string(c[1]) + ", " + std::to_string(c[2]) + ")";
+}
+std::string str(const Fp3& x) { return str(to_raw(x)); }
+std::string hex(std::span<const uint8_t> bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string s;
+  for (uint8_t b : bytes) s += kDigits[b >> 4], s += kDigits[b & 15];
+  return s;
+}
+std::string pow2(unsigned log) { return "2^" + std::to_string(log); }
+// An output as a rejection shows it: its length and, where it first differs from `other`, that byte.
+std::string output_str(const std::vector<uint8_t>& out, const std::vector<uint8_t>& other) {
+  std::string s = std::to_string(out.size()) + " bytes";
+  const auto differs = std::mismatch(out.begin(), out.end(), other.begin(), other.end()).first;
+  const size_t k = static_cast<size_t>(differs - out.begin());
+  if (k < out.size() && k < other.size()) s += ", byte " + std::to_string(k) + " = 0x" + hex(std::span(&out[k], 1));
+  return s;
+}
 
 // The challenges of one proof, as the transcript gives them.
 struct Replay {
@@ -37,6 +112,8 @@ struct Replay {
 bool canonical(const spec::Fp3Raw& c) { return c[0] < Fp::P && c[1] < Fp::P && c[2] < Fp::P; }
 
 }  // namespace
+
+const char* check_name(Check c) { return info(c).name; }
 
 const char* stage_name(Stage s) {
   switch (s) {
@@ -130,55 +207,96 @@ std::optional<TranscriptLog> transcript_log(const spec::StarkProof& proof) {
 VerifyResult verify_bytes(std::span<const uint8_t> bytes, const Expected& expected, Cache* cache) {
   const auto parsed = spec::decode_stark_proof(bytes);
   if (!parsed.proof)
-    return reject(Stage::kMalformed, parsed.error->what + " at byte " + std::to_string(parsed.error->offset));
+    return {reject(Check::kMalformed, parsed.error->what + " at byte " + std::to_string(parsed.error->offset)), {}};
   return verify(*parsed.proof, expected, cache);
 }
 
-VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cache* cache) {
-  Cache local_cache;
-  if (!cache) cache = &local_cache;
+namespace {
+
+// What the stages share: the inputs, then what each stage derives for the later ones.
+struct Context {
+  const spec::StarkProof& proof;
+  const Expected& expected;
+  Cache& cache;
   const AirLayout& layout = air_layout();
   const size_t T = layout.tables.size();
-  const spec::StarkOptions& o = proof.options;
-  // spec: protocol:stark:verify_options
-  if (auto why = spec::check_options(o)) return reject(Stage::kOptions, *why);
-  const unsigned lb = o.log_blowup;
-  const size_t blowup = size_t{1} << lb;
+  const unsigned lb = proof.options.log_blowup;
+  // check_shapes
+  std::optional<Preprocessed> pre{};  // when the cache had to be rebuilt
+  core::FriShape fri_shape{};
+  std::vector<size_t> ood_start{};  // each table's first opened value
+  spec::StarkSecurity security{};
+  // the transcript, replayed after check_shapes
+  Replay rp{};
+  // check_fri_layers, check_query_openings
+  std::optional<core::FriVerifier<Fp3>> fri{};
+  std::vector<std::array<MixedRows, 3>> opened{};  // per query: the main, aux and quotient rows
+};
+using Result = std::optional<Rejection>;
 
-  // spec: protocol:stark:verify_statement — the proof's statement is the one we were given.
+// spec: protocol:stark:verify_options
+Result check_options(const Context& c) {
+  if (auto why = spec::check_options(c.proof.options)) return reject(Check::kOptionsInvalid, *why);
+  return std::nullopt;
+}
+
+// spec: protocol:stark:verify_statement — the proof's statement is the one we were given.
+Result check_statement(const Context& c) {
+  const spec::Statement& st = c.proof.statement;
+  const Expected& e = c.expected;
+  const spec::Digest digest = program_digest(*e.image);
+  if (st.program_digest != digest)
+    return reject(Check::kProgramDigest, "the proof is for another program (digest differs)", {}, hex(digest),
+                  hex(st.program_digest));
+  if (st.exit_code != e.exit_code)
+    return reject(Check::kExitCode,
+                  "the proof claims exit code " + std::to_string(st.exit_code) + ", expected " + std::to_string(e.exit_code),
+                  {}, std::to_string(e.exit_code), std::to_string(st.exit_code));
+  if (e.output && st.output != *e.output)
+    return reject(Check::kOutput,
+                  "the proof claims another public output (" + std::to_string(st.output.size()) + " bytes, expected " +
+                      std::to_string(e.output->size()) + ")",
+                  {}, output_str(*e.output, st.output), output_str(st.output, *e.output));
+  return std::nullopt;
+}
+
+// spec: protocol:stark:verify_shapes — heights derived or bounded, then every count.
+Result check_shapes(Context& c) {
+  const spec::StarkProof& proof = c.proof;
   const spec::Statement& st = proof.statement;
-  if (st.program_digest != program_digest(*expected.image))
-    return reject(Stage::kStatement, "the proof is for another program (digest differs)");
-  if (st.exit_code != expected.exit_code)
-    return reject(Stage::kStatement, "the proof claims exit code " + std::to_string(st.exit_code) + ", expected " +
-                                         std::to_string(expected.exit_code));
-  if (expected.output && st.output != *expected.output)
-    return reject(Stage::kStatement, "the proof claims another public output (" + std::to_string(st.output.size()) +
-                                         " bytes, expected " + std::to_string(expected.output->size()) + ")");
-
-  // spec: protocol:stark:verify_shapes — heights derived or bounded, then every count.
-  if (st.log_heights.size() != T) return reject(Stage::kShape, "wrong number of table heights");
+  const AirLayout& layout = c.layout;
+  const size_t T = c.T;
+  Cache& cache = c.cache;
+  if (st.log_heights.size() != T)
+    return reject(Check::kHeightCount, "wrong number of table heights", {}, std::to_string(T),
+                  std::to_string(st.log_heights.size()));
   if (st.output.size() > (size_t{1} << spec::kMaxLogHeight))
-    return reject(Stage::kShape, "the claimed output is longer than the output table can be (2^24 bytes)");
+    return reject(Check::kOutputTooLong, "the claimed output is longer than the output table can be (2^24 bytes)",
+                  {.table = "output"}, "at most " + pow2(spec::kMaxLogHeight) + " bytes", std::to_string(st.output.size()));
   // spec: protocol:stark:preprocessed — the verifier's own columns (cached per output).
-  std::optional<Preprocessed> pre;
-  if (!cache->valid || cache->output != st.output || cache->digest != st.program_digest) {
-    pre = preprocessed(*expected.image, st.output);
-    cache->valid = false;
-    cache->digest = st.program_digest;
-    cache->output = st.output;
-    cache->log_heights_derived = pre->log_heights;
-    cache->log_heights.clear();
+  if (!cache.valid || cache.output != st.output || cache.digest != st.program_digest) {
+    c.pre = preprocessed(*c.expected.image, st.output);
+    cache.valid = false;
+    cache.digest = st.program_digest;
+    cache.output = st.output;
+    cache.log_heights_derived = c.pre->log_heights;
+    cache.log_heights.clear();
   }
   for (size_t t = 0; t < T; ++t) {
     const unsigned lh = st.log_heights[t];
     const auto& name = layout.tables[t].name;
-    const auto& derived = cache->log_heights_derived[t];
+    const auto& derived = cache.log_heights_derived[t];
     if (derived && *derived != lh)
-      return reject(Stage::kShape, "table " + name + " has height 2^" + std::to_string(lh) + ", the verifier derives 2^" +
-                                       std::to_string(*derived));
-    if (lh > spec::kMaxLogHeight) return reject(Stage::kShape, "table " + name + " is taller than 2^24 rows");
-    if (layout.tables[t].chunks > blowup) return reject(Stage::kOptions, "the blowup is too small for table " + name);
+      return reject(Check::kHeightDerived,
+                    "table " + name + " has height 2^" + std::to_string(lh) + ", the verifier derives 2^" +
+                        std::to_string(*derived),
+                    {.table = name}, pow2(*derived), pow2(lh));
+    if (lh > spec::kMaxLogHeight)
+      return reject(Check::kTooTall, "table " + name + " is taller than 2^24 rows", {.table = name},
+                    "at most " + pow2(spec::kMaxLogHeight), pow2(lh));
+    if (layout.tables[t].chunks > (size_t{1} << c.lb))
+      return reject(Check::kBlowupTooSmall, "the blowup is too small for table " + name, {.table = name},
+                    "at least " + std::to_string(layout.tables[t].chunks), std::to_string(size_t{1} << c.lb));
   }
   // spec: protocol:stark:interaction_bound — LogUp needs the bounded multiplicities' total below p.
   double total = 0, count = 0;
@@ -187,195 +305,285 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cac
       const double h = std::ldexp(1.0, st.log_heights[t]);
       count += h;
       if (std::isinf(in.mult_bound)) {
-        if (in.send) return reject(Stage::kShape, "interaction " + in.id + " sends with an unbounded multiplicity");
+        if (in.send)
+          return reject(Check::kUnboundedSend, "interaction " + in.id + " sends with an unbounded multiplicity",
+                        {.table = layout.tables[t].name});
         continue;
       }
       total += in.mult_bound * h;
     }
-  if (total >= static_cast<double>(Fp::P)) return reject(Stage::kShape, "bus interactions could reach p");
-  const core::FriShape fri_shape = core::fri_shape(o, st.log_heights);
-  const unsigned log_max = fri_shape.log_max, rounds = fri_shape.rounds;
-  if (rounds < 1) return reject(Stage::kShape, "nothing to fold");
+  if (total >= static_cast<double>(Fp::P))
+    return reject(Check::kInteractionBound, "bus interactions could reach p", {}, "below p (about 2^64)",
+                  "about 2^" + std::to_string(std::log2(total)));
+  c.fri_shape = core::fri_shape(proof.options, st.log_heights);
+  const core::FriShape& fs = c.fri_shape;
+  if (fs.rounds < 1) return reject(Check::kNothingToFold, "nothing to fold", {}, "at least 1 fold", "0");
   size_t ood_count = 0, opened_columns = 0;
   for (size_t t = 0; t < T; ++t) {
     const auto& tl = layout.tables[t];
+    c.ood_start.push_back(ood_count);
     ood_count += 2 * tl.columns + 2 * tl.aux_width() + tl.quotient_width();
     opened_columns += tl.columns + tl.aux_width() + tl.quotient_width();
   }
-  if (proof.terminal_sums.size() != T) return reject(Stage::kShape, "wrong number of terminal sums");
-  if (proof.ood.size() != ood_count) return reject(Stage::kShape, "wrong number of opened values");
-  if (proof.fri_roots.size() != rounds - 1) return reject(Stage::kShape, "wrong number of FRI layer roots");
-  if (proof.fri_openings.size() != rounds - 1) return reject(Stage::kShape, "wrong number of FRI layer openings");
-  if (proof.final_poly.size() != size_t{1} << fri_shape.log_final) return reject(Stage::kShape, "final polynomial has the wrong length");
-  if (proof.queries.size() != o.num_queries) return reject(Stage::kShape, "wrong number of query openings");
-  for (const auto& c : proof.terminal_sums)
-    if (!canonical(c)) return reject(Stage::kShape, "terminal sum not canonical");
-  for (const auto& c : proof.ood)
-    if (!canonical(c)) return reject(Stage::kShape, "opened value not canonical");
-  for (const auto& c : proof.final_poly)
-    if (!canonical(c)) return reject(Stage::kShape, "final coefficient not canonical");
-  VerifyResult accepted;
-  accepted.security = spec::stark_security(o, log_max, fri_shape.log_min, layout.constraint_count(), std::log2(std::max(count, 1.0)),
-                                           layout.max_arity, opened_columns);
+  auto count_check = [](Check check, const char* what, size_t expected, size_t found) -> Result {
+    if (expected == found) return std::nullopt;
+    return reject(check, what, {}, std::to_string(expected), std::to_string(found));
+  };
+  if (auto r = count_check(Check::kTerminalSumCount, "wrong number of terminal sums", T, proof.terminal_sums.size()))
+    return r;
+  if (auto r = count_check(Check::kOodCount, "wrong number of opened values", ood_count, proof.ood.size())) return r;
+  if (auto r = count_check(Check::kFriRootCount, "wrong number of FRI layer roots", fs.rounds - 1, proof.fri_roots.size()))
+    return r;
+  if (auto r = count_check(Check::kFriOpeningCount, "wrong number of FRI layer openings", fs.rounds - 1,
+                           proof.fri_openings.size()))
+    return r;
+  if (auto r = count_check(Check::kFinalLength, "final polynomial has the wrong length", size_t{1} << fs.log_final,
+                           proof.final_poly.size()))
+    return r;
+  if (auto r = count_check(Check::kQueryCount, "wrong number of query openings", proof.options.num_queries,
+                           proof.queries.size()))
+    return r;
+  for (size_t t = 0; t < T; ++t)
+    if (!canonical(proof.terminal_sums[t]))
+      return reject(Check::kNonCanonicalTerminalSum, "terminal sum not canonical", {.table = layout.tables[t].name}, {},
+                    str(proof.terminal_sums[t]));
+  for (size_t k = 0, t = 0; k < proof.ood.size(); ++k) {
+    while (t + 1 < T && c.ood_start[t + 1] <= k) ++t;
+    if (!canonical(proof.ood[k]))
+      return reject(Check::kNonCanonicalOod, "opened value not canonical", {.table = layout.tables[t].name}, {},
+                    str(proof.ood[k]));
+  }
+  for (const auto& coefficient : proof.final_poly)
+    if (!canonical(coefficient))
+      return reject(Check::kNonCanonicalFinal, "final coefficient not canonical", {}, {}, str(coefficient));
+  c.security = spec::stark_security(proof.options, fs.log_max, fs.log_min, layout.constraint_count(),
+                                    std::log2(std::max(count, 1.0)), layout.max_arity, opened_columns);
+  return std::nullopt;
+}
 
-  // Replay the transcript (protocol:stark:transcript); then the checks, in protocol order.
-  const Replay rp = replay(proof, nullptr);
-  const LogupChallenges& ch = rp.logup;
-  const Fp3 &alpha = rp.alpha, &zeta = rp.zeta, &gamma = rp.gamma;
-  const std::vector<Fp>& shifts = rp.shifts;
+// spec: protocol:stark:verify_logup
+Result check_logup(const Context& c) {
   Fp3 sum;
-  for (size_t t = 0; t < T; ++t) {
-    const Fp3 s = from_raw(proof.terminal_sums[t]);
-    if (layout.tables[t].interactions.empty() && s != Fp3{})
-      return reject(Stage::kLogup, "table " + layout.tables[t].name + " has no interactions but a nonzero sum");
+  for (size_t t = 0; t < c.T; ++t) {
+    const Fp3 s = from_raw(c.proof.terminal_sums[t]);
+    const std::string& name = c.layout.tables[t].name;
+    if (c.layout.tables[t].interactions.empty() && s != Fp3{})
+      return reject(Check::kNonzeroSumWithoutInteractions, "table " + name + " has no interactions but a nonzero sum",
+                    {.table = name}, str(Fp3{}), str(s));
     sum = sum + s;
   }
-  // spec: protocol:stark:verify_logup
-  if (sum != Fp3{}) return reject(Stage::kLogup, "the tables' terminal sums do not add up to zero (a bus is unbalanced)");
+  if (sum != Fp3{})
+    return reject(Check::kUnbalanced, "the tables' terminal sums do not add up to zero (a bus is unbalanced)", {},
+                  str(Fp3{}), str(sum));
+  return std::nullopt;
+}
 
-  // spec: protocol:stark:verify_ood — per table, the combined constraints at ζ equal Z_H(ζ)
-  // times the quotient, from the spec's own expressions.
+// spec: protocol:stark:verify_ood — per table, the combined constraints at ζ equal Z_H(ζ)
+// times the quotient, from the spec's own expressions.
+Result check_ood_constraints(const Context& c) {
+  const spec::Statement& st = c.proof.statement;
+  const Fp3 &alpha = c.rp.alpha, &zeta = c.rp.zeta;
   std::vector<Fp3> publics3;
-  for (const std::string& name : layout.publics)
-    publics3.push_back(embed(Fp::from_u64(name == "exit_code" ? st.exit_code : name == "entry" ? expected.image->entry : 0)));
-  std::vector<size_t> ood_start(T);
-  {
-    size_t k = 0;
-    for (size_t t = 0; t < T; ++t) {
-      const auto& tl = layout.tables[t];
-      ood_start[t] = k;
-      const uint64_t h = uint64_t{1} << st.log_heights[t];
-      auto v = [&](size_t i) { return from_raw(proof.ood[i]); };
-      const std::vector<Fp3> powers = combination_powers(alpha, tl.combined_constraints());
-      std::vector<Fp3> local(tl.columns), next(tl.columns), scratch;
-      for (size_t c = 0; c < tl.columns; ++c) local[c] = v(k + c), next[c] = v(k + tl.columns + c);
-      k += 2 * tl.columns;
-      const size_t na = tl.aux_width() / 3;
-      std::vector<Fp3> aux_local(na), aux_next(na);
-      for (size_t j = 0; j < na; ++j) {
-        aux_local[j] = recombine(v(k + 3 * j), v(k + 3 * j + 1), v(k + 3 * j + 2));
-        aux_next[j] = recombine(v(k + tl.aux_width() + 3 * j), v(k + tl.aux_width() + 3 * j + 1),
-                                v(k + tl.aux_width() + 3 * j + 2));
-      }
-      k += 2 * tl.aux_width();
-      Fp3 q;
-      const Fp3 zeta_h = zeta.pow(h);
-      Fp3 zk = embed(kOne);
-      for (size_t j = 0; j < tl.chunks; ++j, zk = zk * zeta_h)
-        q = q + zk * recombine(v(k + 3 * j), v(k + 3 * j + 1), v(k + 3 * j + 2));
-      k += tl.quotient_width();
-      const Fp w_inv = root_of_unity(st.log_heights[t]).inverse();
-      const Fp3 zh = zeta_h - embed(kOne);
-      const Fp h_inv = Fp::from_u64(h).inverse();
-      const Fp3 first = scale(zh * (zeta - embed(kOne)).inverse(), h_inv);
-      const Fp3 last = scale(zh * (zeta - embed(w_inv)).inverse(), h_inv * w_inv);
-      const Fp3 transition = zeta - embed(w_inv);
-      const Fp3 c = combine(tl, local.data(), next.data(), aux_local.data(), aux_next.data(), publics3.data(), ch,
-                            from_raw(proof.terminal_sums[t]), powers, first, last, transition, scratch);
-      if (c != zh * q)
-        return reject(Stage::kConstraints, "table " + tl.name + ": the constraints at ζ do not match the quotient");
+  for (const std::string& name : c.layout.publics)
+    publics3.push_back(embed(Fp::from_u64(name == "exit_code" ? st.exit_code : name == "entry" ? c.expected.image->entry : 0)));
+  for (size_t t = 0; t < c.T; ++t) {
+    const auto& tl = c.layout.tables[t];
+    size_t k = c.ood_start[t];
+    const uint64_t h = uint64_t{1} << st.log_heights[t];
+    auto v = [&](size_t i) { return from_raw(c.proof.ood[i]); };
+    const std::vector<Fp3> powers = combination_powers(alpha, tl.combined_constraints());
+    std::vector<Fp3> local(tl.columns), next(tl.columns), scratch;
+    for (size_t col = 0; col < tl.columns; ++col) local[col] = v(k + col), next[col] = v(k + tl.columns + col);
+    k += 2 * tl.columns;
+    const size_t na = tl.aux_width() / 3;
+    std::vector<Fp3> aux_local(na), aux_next(na);
+    for (size_t j = 0; j < na; ++j) {
+      aux_local[j] = recombine(v(k + 3 * j), v(k + 3 * j + 1), v(k + 3 * j + 2));
+      aux_next[j] =
+          recombine(v(k + tl.aux_width() + 3 * j), v(k + tl.aux_width() + 3 * j + 1), v(k + tl.aux_width() + 3 * j + 2));
     }
+    k += 2 * tl.aux_width();
+    Fp3 q;
+    const Fp3 zeta_h = zeta.pow(h);
+    Fp3 zk = embed(kOne);
+    for (size_t j = 0; j < tl.chunks; ++j, zk = zk * zeta_h)
+      q = q + zk * recombine(v(k + 3 * j), v(k + 3 * j + 1), v(k + 3 * j + 2));
+    const Fp w_inv = root_of_unity(st.log_heights[t]).inverse();
+    const Fp3 zh = zeta_h - embed(kOne);
+    const Fp h_inv = Fp::from_u64(h).inverse();
+    const Fp3 first = scale(zh * (zeta - embed(kOne)).inverse(), h_inv);
+    const Fp3 last = scale(zh * (zeta - embed(w_inv)).inverse(), h_inv * w_inv);
+    const Fp3 transition = zeta - embed(w_inv);
+    const Fp3 combined = combine(tl, local.data(), next.data(), aux_local.data(), aux_next.data(), publics3.data(),
+                                 c.rp.logup, from_raw(c.proof.terminal_sums[t]), powers, first, last, transition, scratch);
+    if (combined != zh * q)
+      return reject(Check::kConstraintsAtZeta, "table " + tl.name + ": the constraints at ζ do not match the quotient",
+                    {.table = tl.name}, str(zh * q), str(combined));
   }
+  return std::nullopt;
+}
 
-  // spec: protocol:stark:verify_queries
-  if (!rp.pow_ok) return reject(Stage::kPow, "proof-of-work nonce invalid");
-  const std::vector<size_t>& queries = rp.queries;
-  const size_t half0 = size_t{1} << (log_max + lb - 1);
+// spec: protocol:stark:verify_queries — the nonce, then each committed FRI layer's batched
+// opening, then each query's mixed openings of the main, aux and quotient trees.
+Result check_pow(const Context& c) {
+  if (!c.rp.pow_ok)
+    return reject(Check::kPow, "proof-of-work nonce invalid", {},
+                  std::to_string(c.proof.options.pow_bits) + " leading zero bits", std::to_string(c.proof.pow_nonce));
+  return std::nullopt;
+}
 
-  // The committed FRI layers' batched openings.
-  core::FriVerifier<Fp3> fri(fri_shape, rp.fri, queries);
-  if (auto e = fri.check_layers(proof.fri_openings, [&](unsigned l, unsigned log_leaves, const std::vector<size_t>& leaves,
-                                                      const std::vector<Row>& rows, const std::vector<Digest>& path)
-                                    -> std::optional<std::string> {
-        if (auto m = merkle_verify_batch(proof.fri_roots[l - 1], log_leaves, leaves, rows, path)) return m->what;
-        return std::nullopt;
-      }))
-    return reject(e->kind == core::FriRejection::Kind::kMerkle ? Stage::kMerkle : Stage::kShape, e->what);
+Check fri_check(core::FriRejection::Kind k) {
+  using K = core::FriRejection::Kind;
+  switch (k) {
+    case K::kLayerCount: return Check::kFriOpeningCount;
+    case K::kRowCount: return Check::kFriRowCount;
+    case K::kRowWidth: return Check::kFriRowWidth;
+    case K::kNonCanonical: return Check::kNonCanonicalFriRow;
+    case K::kMerkle: return Check::kFriLayerMerkle;
+    case K::kFold: return Check::kFriFold;
+    case K::kFinal: return Check::kFriFinal;
+  }
+  return Check::kFriFold;
+}
+Rejection fri_reject(core::FriRejection e) {
+  using K = core::FriRejection::Kind;
+  Where at;
+  if (e.kind != K::kLayerCount) at.layer = e.layer;
+  if (e.kind == K::kFold || e.kind == K::kFinal) at.query = e.query;
+  return reject(fri_check(e.kind), std::move(e.what), at, std::move(e.expected), std::move(e.found));
+}
 
+Result check_fri_layers(Context& c) {
+  c.fri.emplace(c.fri_shape, c.rp.fri, c.rp.queries);
+  auto merkle = [&](unsigned l, unsigned log_leaves, const std::vector<size_t>& leaves, const std::vector<Row>& rows,
+                    const std::vector<Digest>& path) -> std::optional<std::string> {
+    if (auto m = merkle_verify_batch(c.proof.fri_roots[l - 1], log_leaves, leaves, rows, path)) return m->what;
+    return std::nullopt;
+  };
+  if (auto e = c.fri->check_layers(c.proof.fri_openings, merkle)) return fri_reject(std::move(*e));
+  return std::nullopt;
+}
+
+Result check_query_openings(Context& c) {
   std::vector<MixedShape> main_shapes, aux_shapes, q_shapes;
-  for (size_t t = 0; t < T; ++t) {
-    const unsigned ln = st.log_heights[t] + lb;
-    main_shapes.push_back({ln, layout.tables[t].main.size()});
-    aux_shapes.push_back({ln, layout.tables[t].aux_width()});
-    q_shapes.push_back({ln, layout.tables[t].quotient_width()});
+  for (size_t t = 0; t < c.T; ++t) {
+    const unsigned ln = c.proof.statement.log_heights[t] + c.lb;
+    main_shapes.push_back({ln, c.layout.tables[t].main.size()});
+    aux_shapes.push_back({ln, c.layout.tables[t].aux_width()});
+    q_shapes.push_back({ln, c.layout.tables[t].quotient_width()});
   }
-  std::vector<Fp3> gamma_start(T);
-  {
-    Fp3 power = embed(kOne);
-    for (size_t t = 0; t < T; ++t) {
-      gamma_start[t] = power;
-      const auto& tl = layout.tables[t];
-      for (size_t k = 0; k < 2 * tl.columns + 2 * tl.aux_width() + tl.quotient_width(); ++k) power = power * gamma;
-    }
-  }
-  std::vector<std::array<MixedRows, 3>> opened(queries.size());
+  const std::vector<size_t>& queries = c.rp.queries;
+  c.opened.resize(queries.size());
   for (size_t qi = 0; qi < queries.size(); ++qi) {
     const size_t q = queries[qi];
-    const auto& qo = proof.queries[qi];
-    if (auto e = mixed_verify(proof.main_root, main_shapes, q, qo.main, &opened[qi][0]))
-      return reject(Stage::kMerkle, "main trace, query " + std::to_string(qi) + ": " + *e);
-    if (auto e = mixed_verify(proof.aux_root, aux_shapes, q, qo.aux, &opened[qi][1]))
-      return reject(Stage::kMerkle, "auxiliary trace, query " + std::to_string(qi) + ": " + *e);
-    if (auto e = mixed_verify(proof.quotient_root, q_shapes, q, qo.quotient, &opened[qi][2]))
-      return reject(Stage::kMerkle, "quotient, query " + std::to_string(qi) + ": " + *e);
+    const auto& qo = c.proof.queries[qi];
+    const std::string at = std::to_string(qi) + ": ";
+    if (auto e = mixed_verify(c.proof.main_root, main_shapes, q, qo.main, &c.opened[qi][0]))
+      return reject(Check::kMerkleMain, "main trace, query " + at + *e, {.query = qi});
+    if (auto e = mixed_verify(c.proof.aux_root, aux_shapes, q, qo.aux, &c.opened[qi][1]))
+      return reject(Check::kMerkleAux, "auxiliary trace, query " + at + *e, {.query = qi});
+    if (auto e = mixed_verify(c.proof.quotient_root, q_shapes, q, qo.quotient, &c.opened[qi][2]))
+      return reject(Check::kMerkleQuotient, "quotient, query " + at + *e, {.query = qi});
   }
-  // The preprocessed columns' LDE, the verifier's own (after every Merkle check, so that a
-  // forged opening costs no LDE).
-  if (!cache->valid || cache->log_heights != st.log_heights || cache->log_blowup != lb) {
-    if (!pre) pre = preprocessed(*expected.image, st.output);
-    cache->pre_lde.assign(T, {});
-    for (size_t t = 0; t < T; ++t)
-      for (const auto& col : pre->columns[t]) {
-        std::vector<uint64_t> v;
-        for (Fp x : coset_lde(col, static_cast<unsigned>(blowup), shifts[t])) v.push_back(x.value());
-        cache->pre_lde[t].push_back(std::move(v));
-      }
-    cache->log_heights = st.log_heights;
-    cache->log_blowup = lb;
-    cache->valid = true;
-  }
-  for (size_t qi = 0; qi < queries.size(); ++qi) {
-    const size_t q = queries[qi];
-    const MixedRows& main_rows = opened[qi][0];
-    const MixedRows& aux_rows = opened[qi][1];
-    const MixedRows& q_rows = opened[qi][2];
-    // spec: protocol:stark:verify_deep — D_h at the positions this query reaches.
-    std::map<std::pair<unsigned, size_t>, Fp3> deep;  // (log height, position) -> value
-    for (size_t t = 0; t < T; ++t) {
-      const auto& tl = layout.tables[t];
-      const unsigned log_h = st.log_heights[t];
-      const size_t n = size_t{1} << (log_h + lb);
-      const bool tallest = log_h == log_max;
-      const Fp3 zeta_next = scale(zeta, root_of_unity(log_h));
-      for (size_t copy = 0; copy < (tallest ? 2u : 1u); ++copy) {
-        const size_t pos = tallest ? q + copy * half0 : q % n;
-        const Fp x = shifts[t] * root_of_unity(log_h + lb).pow(pos);
-        const Fp3 inv_z = (embed(x) - zeta).inverse(), inv_zn = (embed(x) - zeta_next).inverse();
-        std::vector<Fp> f(tl.columns);
-        size_t pi = 0, mi = 0;
-        for (size_t c = 0; c < tl.columns; ++c) {
-          if (tl.is_pre[c]) f[c] = Fp::from_u64(cache->pre_lde[t][pi++][pos]);
-          else f[c] = main_rows.rows[t][copy * tl.main.size() + mi++];
-        }
-        Fp3 acc, power = gamma_start[t];
-        size_t k = ood_start[t];
-        auto term = [&](Fp value, const Fp3& inv) {
-          acc = acc + power * (embed(value) - from_raw(proof.ood[k++])) * inv;
-          power = power * gamma;
-        };
-        for (int s = 0; s < 2; ++s)
-          for (size_t c = 0; c < tl.columns; ++c) term(f[c], s ? inv_zn : inv_z);
-        for (int s = 0; s < 2; ++s)
-          for (size_t c = 0; c < tl.aux_width(); ++c) term(aux_rows.rows[t][copy * tl.aux_width() + c], s ? inv_zn : inv_z);
-        for (size_t c = 0; c < tl.quotient_width(); ++c) term(q_rows.rows[t][copy * tl.quotient_width() + c], inv_z);
-        deep[{log_h, pos}] = deep[{log_h, pos}] + acc;
-      }
+  return std::nullopt;
+}
+
+// The preprocessed columns' LDE, the verifier's own (after every Merkle check, so that a forged
+// opening costs no LDE).
+void extend_preprocessed(Context& c) {
+  const spec::Statement& st = c.proof.statement;
+  Cache& cache = c.cache;
+  if (cache.valid && cache.log_heights == st.log_heights && cache.log_blowup == c.lb) return;
+  if (!c.pre) c.pre = preprocessed(*c.expected.image, st.output);
+  cache.pre_lde.assign(c.T, {});
+  for (size_t t = 0; t < c.T; ++t)
+    for (const auto& col : c.pre->columns[t]) {
+      std::vector<uint64_t> v;
+      for (Fp x : coset_lde(col, 1u << c.lb, c.rp.shifts[t])) v.push_back(x.value());
+      cache.pre_lde[t].push_back(std::move(v));
     }
-    // spec: protocol:stark:verify_fri — fold down the layers.
-    if (auto e = fri.check_query(qi, proof.final_poly, [&](unsigned log_h, size_t pos) { return deep.at({log_h, pos}); }))
-      return reject(Stage::kFri, e->what);
+  cache.log_heights = st.log_heights;
+  cache.log_blowup = c.lb;
+  cache.valid = true;
+}
+
+// spec: protocol:stark:verify_deep — D_h at the positions query qi reaches: (log height,
+// position) → value.
+std::map<std::pair<unsigned, size_t>, Fp3> deep_values(const Context& c, size_t qi, const std::vector<Fp3>& gamma_start) {
+  const spec::StarkProof& proof = c.proof;
+  const Fp3 &zeta = c.rp.zeta, &gamma = c.rp.gamma;
+  const unsigned log_max = c.fri_shape.log_max;
+  const size_t q = c.rp.queries[qi], half0 = c.fri_shape.half(0);
+  const MixedRows &main_rows = c.opened[qi][0], &aux_rows = c.opened[qi][1], &q_rows = c.opened[qi][2];
+  std::map<std::pair<unsigned, size_t>, Fp3> deep;
+  for (size_t t = 0; t < c.T; ++t) {
+    const auto& tl = c.layout.tables[t];
+    const unsigned log_h = proof.statement.log_heights[t];
+    const size_t n = size_t{1} << (log_h + c.lb);
+    const bool tallest = log_h == log_max;
+    const Fp3 zeta_next = scale(zeta, root_of_unity(log_h));
+    for (size_t copy = 0; copy < (tallest ? 2u : 1u); ++copy) {
+      const size_t pos = tallest ? q + copy * half0 : q % n;
+      const Fp x = c.rp.shifts[t] * root_of_unity(log_h + c.lb).pow(pos);
+      const Fp3 inv_z = (embed(x) - zeta).inverse(), inv_zn = (embed(x) - zeta_next).inverse();
+      std::vector<Fp> f(tl.columns);
+      size_t pi = 0, mi = 0;
+      for (size_t col = 0; col < tl.columns; ++col) {
+        if (tl.is_pre[col]) f[col] = Fp::from_u64(c.cache.pre_lde[t][pi++][pos]);
+        else f[col] = main_rows.rows[t][copy * tl.main.size() + mi++];
+      }
+      Fp3 acc, power = gamma_start[t];
+      size_t k = c.ood_start[t];
+      auto term = [&](Fp value, const Fp3& inv) {
+        acc = acc + power * (embed(value) - from_raw(proof.ood[k++])) * inv;
+        power = power * gamma;
+      };
+      for (int s = 0; s < 2; ++s)
+        for (size_t col = 0; col < tl.columns; ++col) term(f[col], s ? inv_zn : inv_z);
+      for (int s = 0; s < 2; ++s)
+        for (size_t col = 0; col < tl.aux_width(); ++col)
+          term(aux_rows.rows[t][copy * tl.aux_width() + col], s ? inv_zn : inv_z);
+      for (size_t col = 0; col < tl.quotient_width(); ++col)
+        term(q_rows.rows[t][copy * tl.quotient_width() + col], inv_z);
+      deep[{log_h, pos}] = deep[{log_h, pos}] + acc;
+    }
   }
-  return accepted;
+  return deep;
+}
+
+// spec: protocol:stark:verify_fri — each query's DEEP values folded down the layers.
+Result check_deep_and_fri(const Context& c) {
+  std::vector<Fp3> gamma_start(c.T);  // the power of γ of each table's first opened value
+  Fp3 power = embed(kOne);
+  for (size_t t = 0; t < c.T; ++t) {
+    gamma_start[t] = power;
+    const auto& tl = c.layout.tables[t];
+    for (size_t k = 0; k < 2 * tl.columns + 2 * tl.aux_width() + tl.quotient_width(); ++k) power = power * c.rp.gamma;
+  }
+  for (size_t qi = 0; qi < c.rp.queries.size(); ++qi) {
+    const auto deep = deep_values(c, qi, gamma_start);
+    if (auto e = c.fri->check_query(qi, c.proof.final_poly, [&](unsigned log_h, size_t pos) { return deep.at({log_h, pos}); }))
+      return fri_reject(std::move(*e));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// The stages in protocol order (spec/protocol.md §8): every shape before any hash, every Merkle
+// check before the verifier's own LDE.
+VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cache* cache) {
+  Cache local_cache;
+  Context c{proof, expected, cache ? *cache : local_cache};
+  Result r;
+  if ((r = check_options(c)) || (r = check_statement(c)) || (r = check_shapes(c))) return {r, {}};
+  c.rp = replay(proof, nullptr);  // protocol:stark:transcript
+  if ((r = check_logup(c)) || (r = check_ood_constraints(c)) || (r = check_pow(c)) || (r = check_fri_layers(c)) ||
+      (r = check_query_openings(c)))
+    return {r, {}};
+  extend_preprocessed(c);
+  if ((r = check_deep_and_fri(c))) return {r, {}};
+  return {std::nullopt, c.security};
 }
 
 }  // namespace zkrv::ref::verify

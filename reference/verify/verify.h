@@ -16,12 +16,37 @@
 
 namespace zkrv::ref::verify {
 
+// A rejection names its stage, the check that failed and where (table, query, FRI layer), and
+// the values it compared; `what` is the one line the CLI prints after the stage.
 struct Rejection {
   enum class Stage { kMalformed, kOptions, kStatement, kShape, kLogup, kConstraints, kMerkle, kPow, kFri };
+  // One per place the verifier rejects, in the order it checks (spec/protocol.md,
+  // protocol:stark:verify_*); each belongs to one stage.
+  enum class Check {
+    kMalformed,  // malformed: the bytes do not decode (`what` names the offset)
+    kOptionsInvalid,  // options: check_options names the range violated
+    kProgramDigest, kExitCode, kOutput,  // statement
+    // shape (kBlowupTooSmall: options)
+    kHeightCount, kOutputTooLong, kHeightDerived, kTooTall, kBlowupTooSmall, kUnboundedSend, kInteractionBound,
+    kNothingToFold, kTerminalSumCount, kOodCount, kFriRootCount, kFriOpeningCount, kFinalLength, kQueryCount,
+    kNonCanonicalTerminalSum, kNonCanonicalOod, kNonCanonicalFinal,
+    kNonzeroSumWithoutInteractions, kUnbalanced,  // logup
+    kConstraintsAtZeta,  // constraints
+    kPow,  // pow
+    kFriRowCount, kFriRowWidth, kNonCanonicalFriRow,  // shape: a committed FRI layer's opening
+    kFriLayerMerkle, kMerkleMain, kMerkleAux, kMerkleQuotient,  // merkle
+    kFriFold, kFriFinal,  // fri
+  };
   Stage stage;
+  Check check;
   std::string what;
+  std::optional<std::string> table;  // the table the check is about
+  std::optional<size_t> query;       // the query's index in the proof (0 .. num_queries − 1)
+  std::optional<unsigned> layer;     // FRI layer: 1-based for committed ones, the fold count for the final
+  std::string expected, found;       // the verifier's value and the proof's, where they say more than `what`
 };
 const char* stage_name(Rejection::Stage s);
+const char* check_name(Rejection::Check c);
 
 struct VerifyResult {
   std::optional<Rejection> rejection;

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "core/fri/fri.h"
@@ -89,7 +90,7 @@ inline std::optional<core::FriRejection> verify(const std::map<unsigned, std::ve
                                                  const spec::StarkOptions& o, const Proof& p) {
   const core::FriShape shape = shape_of(deep, o);
   if (p.roots.size() + 1 != shape.rounds || p.final_poly.size() != (size_t{1} << shape.log_final))
-    return core::FriRejection{core::FriRejection::Kind::kShape, 0, 0, "wrong number of roots or final coefficients"};
+    return core::FriRejection{core::FriRejection::Kind::kLayerCount, 0, 0, "wrong number of roots or final coefficients"};
   core::StarkTranscript<ref::Transcript> tr{core::StarkTranscript<ref::Transcript>::FriOnly{}};
   struct {
     const Proof& p;
@@ -98,7 +99,8 @@ inline std::optional<core::FriRejection> verify(const std::map<unsigned, std::ve
     const std::vector<spec::Fp3Raw>& final_poly() const { return p.final_poly; }
   } layers{p};
   const auto ch = tr.fri_commit(shape, layers);
-  if (!tr.check_pow(o.pow_bits, p.nonce)) return core::FriRejection{core::FriRejection::Kind::kShape, 0, 0, "pow"};
+  // The nonce is the verifier's pow stage, not FRI's; no test here tampers it.
+  if (!tr.check_pow(o.pow_bits, p.nonce)) throw std::runtime_error("proof-of-work nonce invalid");
   core::FriVerifier<Fp3> v(shape, ch, tr.sample_queries(o.num_queries, shape.half(0)));
   if (auto e = v.check_layers(p.openings, [&](unsigned l, unsigned log_leaves, const std::vector<size_t>& leaves,
                                               const std::vector<ref::Row>& rows, const std::vector<spec::Digest>& path)

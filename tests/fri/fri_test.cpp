@@ -74,19 +74,19 @@ TEST(Fri, TamperingIsRejectedByTheCheckThatSeesIt) {
     {  // a row too many, a row too narrow, a value ≥ p
       auto p = honest;
       p.openings[l - 1].rows.push_back(p.openings[l - 1].rows[0]);
-      EXPECT_EQ(verdict(p)->kind, Kind::kShape);
+      EXPECT_EQ(std::make_pair(verdict(p)->kind, verdict(p)->layer), std::make_pair(Kind::kRowCount, l));
       p = honest;
       p.openings[l - 1].rows[0].pop_back();
-      EXPECT_EQ(verdict(p)->kind, Kind::kShape);
+      EXPECT_EQ(std::make_pair(verdict(p)->kind, verdict(p)->layer), std::make_pair(Kind::kRowWidth, l));
       p = honest;
       p.openings[l - 1].rows[0][0] = spec::GoldilocksTraits::kModulus;
-      EXPECT_EQ(verdict(p)->kind, Kind::kShape);
+      EXPECT_EQ(std::make_pair(verdict(p)->kind, verdict(p)->layer), std::make_pair(Kind::kNonCanonical, l));
     }
   }
   {  // a layer opening missing
     auto p = honest;
     p.openings.pop_back();
-    EXPECT_EQ(verdict(p)->kind, Kind::kShape);
+    EXPECT_EQ(verdict(p)->kind, Kind::kLayerCount);
   }
 }
 

@@ -2,6 +2,8 @@
 // the verifier rejects every change to the statement, to the proof's bytes and to the trace.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <functional>
@@ -54,6 +56,20 @@ GuestRun run_guest(const std::string& name, const std::vector<uint8_t>& input) {
 // Small, fast options for the tests (the verifier reports their low security honestly).
 spec::StarkOptions test_options() { return spec::StarkOptions{2, 8, 2, 3}; }
 
+// fibonacci(90) and its proof with test_options(), proved once for the tests that tamper with it.
+struct Proved {
+  GuestRun run;
+  spec::StarkProof proof;
+};
+const Proved& fibonacci_proved() {
+  static const Proved proved = [] {
+    GuestRun r = run_guest("fibonacci", {'9', '0'});
+    spec::StarkProof proof = ref::prove::prove_unchecked(r.image, r.trace, test_options());
+    return Proved{std::move(r), std::move(proof)};
+  }();
+  return proved;
+}
+
 // The presets give what they promise (protocol:stark:presets) for every tallest height the
 // protocol allows (the fixed tables make it at least 2^16), with the spec's real counts.
 TEST(Stark, PresetsGiveTheirBits) {
@@ -90,10 +106,32 @@ TEST(Stark, PreprocessedColumnsAreTheTraceBuilders) {
 
 using ref::verify::Rejection;
 using Stage = Rejection::Stage;
+using Check = Rejection::Check;
 
 // The verdict's stage, or "accepted".
 std::string verdict(const ref::verify::VerifyResult& v) {
   return v.ok() ? "accepted" : std::string(ref::verify::stage_name(v.rejection->stage)) + ": " + v.rejection->what;
+}
+
+// A rejection as the tests compare it: "stage/check" ("accepted" when none); with kWhere also the
+// table, query and FRI layer it names; with kValues also what the verifier expected and found.
+enum class Detail { kCheck, kWhere, kValues };
+std::string fired(const ref::verify::VerifyResult& v, Detail detail = Detail::kValues) {
+  if (v.ok()) return "accepted";
+  const Rejection& r = *v.rejection;
+  std::string s = std::string(ref::verify::stage_name(r.stage)) + "/" + ref::verify::check_name(r.check);
+  if (detail == Detail::kCheck) return s;
+  if (r.table) s += " table " + *r.table;
+  if (r.query) s += " query " + std::to_string(*r.query);
+  if (r.layer) s += " layer " + std::to_string(*r.layer);
+  if (detail == Detail::kValues && !r.expected.empty()) s += " | expected " + r.expected;
+  if (detail == Detail::kValues && !r.found.empty()) s += " | found " + r.found;
+  return s;
+}
+std::string hex(std::span<const uint8_t> bytes) {
+  std::string s;
+  for (uint8_t b : bytes) s += "0123456789abcdef"[b >> 4], s += "0123456789abcdef"[b & 15];
+  return s;
 }
 
 // protocol:stark:ood — the out-of-domain point is redrawn unless it is outside F_p, every trace
@@ -162,15 +200,14 @@ void expect_every_flip_rejected(const std::vector<uint8_t>& bytes, const ref::ve
 }
 
 TEST(Stark, RejectsOtherStatementsShapesAndEveryChangedByte) {
-  const GuestRun r = run_guest("fibonacci", {'9', '0'});
-  const auto proof = ref::prove::prove_unchecked(r.image, r.trace, test_options());
+  const GuestRun& r = fibonacci_proved().run;
+  const spec::StarkProof& proof = fibonacci_proved().proof;
   const auto bytes = spec::encode_stark_proof(proof);
   const ref::verify::Expected e{&r.image, 0, &r.result.output};
   ref::verify::Cache cache;
   ASSERT_EQ(verdict(ref::verify::verify(proof, e, &cache)), "accepted");
-  auto stage_of = [&](const spec::StarkProof& p, const ref::verify::Expected& ex) {
-    const auto v = ref::verify::verify(p, ex, &cache);
-    return v.ok() ? std::string("accepted") : std::string(ref::verify::stage_name(v.rejection->stage));
+  auto fire = [&](const spec::StarkProof& p, const ref::verify::Expected& ex, Detail detail = Detail::kValues) {
+    return fired(ref::verify::verify(p, ex, &cache), detail);
   };
 
   // Statement binding: another ELF (one code byte, one data byte), exit code or output.
@@ -180,78 +217,230 @@ TEST(Stark, RejectsOtherStatementsShapesAndEveryChangedByte) {
     for (auto& s : other.segments)
       if (((s.flags & spec::kFlagX) != 0) == code && !s.data.empty() && !changed) s.data[s.data.size() / 2] ^= 1, changed = true;
     ASSERT_TRUE(changed);
-    EXPECT_EQ(stage_of(proof, {&other, 0, &r.result.output}), "statement") << (code ? "code" : "data");
+    EXPECT_EQ(fire(proof, {&other, 0, &r.result.output}), "statement/program_digest | expected " +
+                                                              hex(ref::stark::program_digest(other)) + " | found " +
+                                                              hex(proof.statement.program_digest))
+        << (code ? "code" : "data");
   }
-  EXPECT_EQ(stage_of(proof, {&r.image, 42, &r.result.output}), "statement");
+  EXPECT_EQ(fire(proof, {&r.image, 42, &r.result.output}), "statement/exit_code | expected 42 | found 0");
+  const std::vector<uint8_t>& claimed_out = proof.statement.output;
+  ASSERT_EQ(claimed_out, r.result.output);
+  const std::string n_bytes = std::to_string(claimed_out.size()) + " bytes";
   std::vector<uint8_t> out = r.result.output;
   out[3] ^= 0x20;
-  EXPECT_EQ(stage_of(proof, {&r.image, 0, &out}), "statement");
+  EXPECT_EQ(fire(proof, {&r.image, 0, &out}), "statement/output | expected " + n_bytes + ", byte 3 = 0x" +
+                                                  hex(std::span(&out[3], 1)) + " | found " + n_bytes + ", byte 3 = 0x" +
+                                                  hex(std::span(&claimed_out[3], 1)));
   out = r.result.output;
   out.pop_back();
-  EXPECT_EQ(stage_of(proof, {&r.image, 0, &out}), "statement");
+  EXPECT_EQ(fire(proof, {&r.image, 0, &out}),
+            "statement/output | expected " + std::to_string(out.size()) + " bytes | found " + n_bytes);
   out = r.result.output;
   out.push_back('x');
-  EXPECT_EQ(stage_of(proof, {&r.image, 0, &out}), "statement");
+  EXPECT_EQ(fire(proof, {&r.image, 0, &out}),
+            "statement/output | expected " + std::to_string(out.size()) + " bytes | found " + n_bytes);
+  const auto& layout = ref::stark::air_layout();
+  const std::string first_table = layout.tables[0].name;
   // The claimed output changed inside the proof: the statement is absorbed first, so every
-  // challenge changes and the openings no longer match.
+  // challenge changes and the first table's constraints no longer hold at ζ.
   {
     auto p = proof;
     p.statement.output[0] ^= 1;
     std::vector<uint8_t> claimed = p.statement.output;
-    EXPECT_NE(stage_of(p, {&r.image, 0, &claimed}), "accepted");
+    EXPECT_EQ(fire(p, {&r.image, 0, &claimed}, Detail::kWhere), "constraints/constraints_at_zeta table " + first_table);
   }
 
   // The verifier bugs others had.
   {
     auto p = proof;
     p.options.num_queries = 0;
-    EXPECT_EQ(stage_of(p, e), "options");  // zero queries
+    EXPECT_EQ(fire(p, e), "options/options_invalid");  // zero queries
     p = proof;
     p.queries.pop_back();
-    EXPECT_EQ(stage_of(p, e), "shape");
+    const std::string nq = std::to_string(proof.queries.size());
+    EXPECT_EQ(fire(p, e), "shape/query_count | expected " + nq + " | found " + std::to_string(p.queries.size()));
+    const std::string nf = std::to_string(proof.final_poly.size());
     p = proof;
-    p.final_poly.pop_back();
-    EXPECT_EQ(stage_of(p, e), "shape");  // a final polynomial of the wrong length
+    p.final_poly.pop_back();  // a final polynomial of the wrong length
+    EXPECT_EQ(fire(p, e), "shape/final_length | expected " + nf + " | found " + std::to_string(p.final_poly.size()));
     p = proof;
     p.final_poly.push_back({0, 0, 0});
-    EXPECT_EQ(stage_of(p, e), "shape");
-    const auto& layout = ref::stark::air_layout();
+    EXPECT_EQ(fire(p, e), "shape/final_length | expected " + nf + " | found " + std::to_string(p.final_poly.size()));
     const size_t cpu = layout.table_index("cpu"), and8 = layout.table_index("and8");
     p = proof;
     p.statement.log_heights[cpu] = 25;  // above the bound
-    EXPECT_EQ(stage_of(p, e), "shape");
+    EXPECT_EQ(fire(p, e), "shape/too_tall table cpu | expected at most 2^24 | found 2^25");
     p = proof;
     p.statement.log_heights[and8] -= 1;  // a height the verifier derives
-    EXPECT_EQ(stage_of(p, e), "shape");
+    const unsigned and8_height = proof.statement.log_heights[and8];
+    EXPECT_EQ(fire(p, e), "shape/height_derived table and8 | expected 2^" + std::to_string(and8_height) + " | found 2^" +
+                              std::to_string(and8_height - 1));
     p = proof;
     p.statement.log_heights.pop_back();
-    EXPECT_EQ(stage_of(p, e), "shape");
+    EXPECT_EQ(fire(p, e), "shape/height_count | expected " + std::to_string(layout.tables.size()) + " | found " +
+                              std::to_string(layout.tables.size() - 1));
     p = proof;
     p.statement.log_heights[cpu] += 1;  // a prover-chosen height off by one: every width check follows it
-    EXPECT_NE(stage_of(p, e), "accepted");
+    EXPECT_EQ(fire(p, e, Detail::kWhere), "constraints/constraints_at_zeta table " + first_table);
     p = proof;
     p.ood.pop_back();  // a width that differs from the spec's
-    EXPECT_EQ(stage_of(p, e), "shape");
+    EXPECT_EQ(fire(p, e), "shape/ood_count | expected " + std::to_string(proof.ood.size()) + " | found " +
+                              std::to_string(p.ood.size()));
     p = proof;
     p.queries[0].main.values.pop_back();
-    EXPECT_EQ(stage_of(p, e), "merkle");
+    EXPECT_EQ(fire(p, e), "merkle/merkle_main query 0");
     // Terminal sums that still add up to zero but are not the tables' own: the last-row
-    // constraint S = T fails at ζ.
+    // constraint S = T fails at ζ, first for table 0.
     p = proof;
     p.terminal_sums[0][0] = (p.terminal_sums[0][0] + 1) % ref::Fp::P;
-    p.terminal_sums[1][0] = (p.terminal_sums[1][0] + ref::Fp::P - 1) % ref::Fp::P;
-    EXPECT_NE(stage_of(p, e), "accepted");
+    p.terminal_sums[1][0] = p.terminal_sums[1][0] == 0 ? ref::Fp::P - 1 : p.terminal_sums[1][0] - 1;
+    EXPECT_EQ(fire(p, e, Detail::kWhere), "constraints/constraints_at_zeta table " + first_table);
     p = proof;
     p.terminal_sums[2][1] = (p.terminal_sums[2][1] + 1) % ref::Fp::P;  // an unbalanced bus
-    EXPECT_EQ(stage_of(p, e), "logup");
+    EXPECT_EQ(fire(p, e), "logup/unbalanced | expected (0, 0, 0) | found (0, 1, 0)");
     p = proof;
-    p.ood[5][0] = (p.ood[5][0] + 1) % ref::Fp::P;  // one opened value
-    EXPECT_NE(stage_of(p, e), "accepted");
+    p.ood[5][0] = (p.ood[5][0] + 1) % ref::Fp::P;  // one opened value, of table 0
+    EXPECT_EQ(fire(p, e, Detail::kWhere), "constraints/constraints_at_zeta table " + first_table);
   }
 
   // Every byte bound: flips at every byte of the first 2 KiB and every 97th byte after (all of
   // them under the `long` label: StarkLong.EveryByteOfAProofIsBound).
   expect_every_flip_rejected(bytes, e, 2048, 97);
+}
+
+// Every tampering of a different kind fires a different check, named with where it fired (table,
+// query, FRI layer) and, where the test knows them, the values compared. The checks no proof of
+// this spec can reach are listed with the fact about the spec that makes them unreachable; every
+// other check is fired here.
+TEST(Stark, EachTamperingFiresItsOwnCheck) {
+  const GuestRun& r = fibonacci_proved().run;
+  const spec::StarkProof& proof = fibonacci_proved().proof;
+  const auto& layout = ref::stark::air_layout();
+  const size_t cpu = layout.table_index("cpu"), and8 = layout.table_index("and8");
+  const auto bytes = spec::encode_stark_proof(proof);
+  const ref::verify::Expected e{&r.image, 0, &r.result.output};
+  ref::verify::Cache cache;
+  const uint64_t P = ref::Fp::P;
+  auto bump = [](uint64_t& v) { v = (v + 1) % ref::Fp::P; };
+  auto tampered = [&](const std::function<void(spec::StarkProof&)>& change) {
+    auto p = proof;
+    change(p);
+    return ref::verify::verify(p, e, &cache);
+  };
+  // The verifier's own preprocessed columns differ from the prover's where no constraint and no
+  // bus reads them (a padding row of segments, multiplicity 0): only DEEP and FRI can tell.
+  // segments (2^3 rows) enters FRI after fold log_max − 3; with a final polynomial of 2^3
+  // coefficients (syscall padded to 2^3 rows, the smallest height) it enters after the last fold.
+  const unsigned log_max = *std::max_element(proof.statement.log_heights.begin(), proof.statement.log_heights.end());
+  const unsigned segments_height = proof.statement.log_heights[layout.table_index("segments")];
+  auto forged_segments = [&](bool pad_syscall) {
+    ref::air::AirTrace trace = r.trace;
+    if (pad_syscall) {
+      auto& sys = trace.table("syscall");
+      while (sys.height() < (size_t{1} << segments_height)) sys.rows.push_back(std::vector<uint64_t>(sys.columns.size(), 0));
+      EXPECT_TRUE(ref::air::check_trace(trace).ok()) << "padding syscall with zero rows keeps the trace valid";
+    }
+    auto& seg = trace.table("segments");
+    auto& row = seg.rows.back();
+    EXPECT_EQ(row[seg.col("mult")], 0u);
+    row[seg.col("start")] = 1;
+    const spec::StarkOptions o{2, 8, 2, static_cast<uint8_t>(pad_syscall ? segments_height : 3)};
+    return ref::verify::verify(ref::prove::prove_unchecked(r.image, trace, o), e, &cache);
+  };
+  std::vector<uint8_t> longer_output = r.result.output;
+  longer_output.push_back('x');
+  spec::ProgramImage other_code = r.image;
+  for (auto& seg : other_code.segments)
+    if ((seg.flags & spec::kFlagX) && !seg.data.empty()) {
+      seg.data[0] ^= 1;
+      break;
+    }
+  const std::string n_rows = std::to_string(proof.fri_openings[1].rows.size());
+
+  const std::vector<std::pair<std::string, std::function<ref::verify::VerifyResult()>>> cases = {
+      {"malformed/malformed", [&] { return ref::verify::verify_bytes(std::span(bytes.data(), 100), e, &cache); }},
+      {"options/options_invalid", [&] { return tampered([](auto& p) { p.options.num_queries = 0; }); }},
+      {"statement/program_digest", [&] { return ref::verify::verify(proof, {&other_code, 0, &r.result.output}, &cache); }},
+      {"statement/exit_code | expected 1 | found 0",
+       [&] { return ref::verify::verify(proof, {&r.image, 1, &r.result.output}, &cache); }},
+      {"statement/output", [&] { return ref::verify::verify(proof, {&r.image, 0, &longer_output}, &cache); }},
+      {"shape/height_count", [&] { return tampered([](auto& p) { p.statement.log_heights.pop_back(); }); }},
+      {"shape/output_too_long table output | expected at most 2^24 bytes | found 16777217",
+       [&] {  // no expected output: the claimed one is verified
+         auto p = proof;
+         p.statement.output.resize((size_t{1} << 24) + 1);
+         return ref::verify::verify(p, {&r.image, 0, nullptr}, &cache);
+       }},
+      {"shape/height_derived table and8", [&] { return tampered([&](auto& p) { p.statement.log_heights[and8] -= 1; }); }},
+      {"shape/too_tall table cpu", [&] { return tampered([&](auto& p) { p.statement.log_heights[cpu] = 25; }); }},
+      {"shape/terminal_sum_count", [&] { return tampered([](auto& p) { p.terminal_sums.pop_back(); }); }},
+      {"shape/ood_count", [&] { return tampered([](auto& p) { p.ood.pop_back(); }); }},
+      {"shape/fri_root_count", [&] { return tampered([](auto& p) { p.fri_roots.pop_back(); }); }},
+      {"shape/fri_opening_count", [&] { return tampered([](auto& p) { p.fri_openings.pop_back(); }); }},
+      {"shape/final_length", [&] { return tampered([](auto& p) { p.final_poly.pop_back(); }); }},
+      {"shape/query_count", [&] { return tampered([](auto& p) { p.queries.pop_back(); }); }},
+      {"shape/non_canonical_terminal_sum table " + layout.tables[3].name,
+       [&] { return tampered([&](auto& p) { p.terminal_sums[3][0] = P; }); }},
+      {"shape/non_canonical_ood table " + layout.tables.back().name,
+       [&] { return tampered([&](auto& p) { p.ood.back()[1] = P; }); }},
+      {"shape/non_canonical_final", [&] { return tampered([&](auto& p) { p.final_poly[1][2] = P; }); }},
+      {"logup/unbalanced", [&] { return tampered([&](auto& p) { bump(p.terminal_sums[2][1]); }); }},
+      {"constraints/constraints_at_zeta table " + layout.tables[0].name,
+       [&] { return tampered([&](auto& p) { bump(p.ood[5][0]); }); }},
+      {"pow/pow",
+       [&] {  // the next nonces that fail the proof of work (3 in 4 do at 2 bits)
+         ref::verify::VerifyResult v;
+         for (uint64_t k = 1; k <= 16 && (v.ok() || v.rejection->check != Check::kPow); ++k)
+           v = tampered([&](auto& p) { p.pow_nonce += k; });
+         return v;
+       }},
+      {"shape/fri_row_count layer 2 | expected " + n_rows + " | found " + std::to_string(std::stoul(n_rows) - 1),
+       [&] { return tampered([](auto& p) { p.fri_openings[1].rows.pop_back(); }); }},
+      {"shape/fri_row_width layer 2 | expected 6 | found 5",
+       [&] { return tampered([](auto& p) { p.fri_openings[1].rows[2].pop_back(); }); }},
+      {"shape/non_canonical_fri_row layer 2 | found " + std::to_string(P),
+       [&] { return tampered([&](auto& p) { p.fri_openings[1].rows[2][4] = P; }); }},
+      {"merkle/fri_layer_merkle layer 2", [&] { return tampered([&](auto& p) { bump(p.fri_openings[1].rows[2][4]); }); }},
+      {"merkle/merkle_main query 3", [&] { return tampered([&](auto& p) { bump(p.queries[3].main.values[0]); }); }},
+      {"merkle/merkle_aux query 1", [&] { return tampered([&](auto& p) { bump(p.queries[1].aux.values[0]); }); }},
+      {"merkle/merkle_quotient query 2", [&] { return tampered([&](auto& p) { bump(p.queries[2].quotient.values[0]); }); }},
+      {"fri/fri_fold query 0 layer " + std::to_string(log_max - segments_height), [&] { return forged_segments(false); }},
+      {"fri/fri_final query 0 layer " + std::to_string(log_max - segments_height), [&] { return forged_segments(true); }},
+  };
+  std::set<std::string> checks;
+  for (const auto& [expect, run] : cases) {
+    const auto v = run();
+    const bool with_values = expect.find(" | ") != std::string::npos;
+    EXPECT_EQ(fired(v, with_values ? Detail::kValues : Detail::kWhere), expect);
+    EXPECT_TRUE(checks.insert(fired(v, Detail::kCheck)).second) << expect << ": a check two tamperings share";
+  }
+
+  // Unreachable with this spec: every table's quotient fits the smallest blowup (4); no table
+  // sends with an unbounded multiplicity; every table has interactions; the bounded
+  // multiplicities stay below p even at 2^24 rows everywhere; and8's fixed 2^16 rows always
+  // leave a fold above the largest final polynomial (2^8).
+  double total = 0;
+  for (const auto& t : layout.tables) {
+    EXPECT_LE(t.chunks, 4u) << t.name;
+    EXPECT_FALSE(t.interactions.empty()) << t.name;
+    for (const auto& in : t.interactions) {
+      EXPECT_FALSE(in.send && std::isinf(in.mult_bound)) << in.id;
+      if (!std::isinf(in.mult_bound)) total += in.mult_bound * std::ldexp(1.0, spec::kMaxLogHeight);
+    }
+  }
+  EXPECT_LT(total, static_cast<double>(P));
+  EXPECT_GT(proof.statement.log_heights[and8], 8u);
+  const std::set<Check> unreachable = {Check::kBlowupTooSmall, Check::kUnboundedSend, Check::kNonzeroSumWithoutInteractions,
+                                       Check::kInteractionBound, Check::kNothingToFold};
+  for (int k = 0; k <= static_cast<int>(Check::kFriFinal); ++k) {  // kFriFinal is the last check
+    const auto c = static_cast<Check>(k);
+    const std::string name = ref::verify::check_name(c);
+    const bool is_fired = std::any_of(checks.begin(), checks.end(), [&](const std::string& s) {
+      return s.size() > name.size() && s.compare(s.size() - name.size(), name.size(), name) == 0 &&
+             s[s.size() - name.size() - 1] == '/';
+    });
+    EXPECT_NE(is_fired, unreachable.count(c) != 0) << name << (is_fired ? " fired but listed unreachable" : " never fired");
+  }
 }
 
 TEST(StarkLong, EveryByteOfAProofIsBound) {
