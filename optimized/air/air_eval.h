@@ -1,7 +1,7 @@
 #pragma once
 // Constraint evaluation generated from the spec (optimized/air/codegen.cpp, run at build time):
 // per table, the quotient's combination of every constraint and LogUp constraint
-// (protocol:stark:quotient; the same value as ref::stark::combine, bit for bit) over a range of
+// (protocol:stark:quotient; the same value as core::combine, bit for bit) over a range of
 // rows of column arrays, as the quotient stage holds them on the LDE coset.
 
 #include <cstddef>
@@ -95,7 +95,7 @@ struct TableCode {
   const uint64_t* receive_tags;
   SendFn receive;
 };
-// Spec order, as ref::stark::air_layout().tables.
+// Spec order, as core::air_layout().tables.
 const std::vector<TableCode>& generated_tables();
 
 }  // namespace zkrv::opt::air

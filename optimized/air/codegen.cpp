@@ -1,8 +1,8 @@
 // zkrv-air-codegen OUT.cpp: turns every table's constraints and bus interactions, as the proof
-// protocol combines them (protocol:stark:quotient, the reference's ref::stark::combine), into
+// protocol combines them (protocol:stark:quotient, core::combine), into
 // straight-line C++ over column arrays, run at build time from the spec built into the binary.
 //
-// The input is the reference's compiled layout (ref::stark::air_layout(), index-resolved
+// The input is the compiled layout (core::air_layout(), index-resolved
 // programs made from the spec's own expressions), so the generated code cannot drift from the
 // spec. Field arithmetic is exact, so the code is free to reorder and share work and still give
 // the reference's values bit for bit: common subexpressions are shared across all of a table's
@@ -20,16 +20,17 @@
 #include <tuple>
 #include <vector>
 
+#include "core/air/layout.h"
+#include "core/assert.h"
 #include "optimized/air/air_eval.h"
-#include "reference/stark/air.h"
 #include "spec/air/embedded.h"
 
 namespace {
 
-using zkrv::ref::stark::AirLayout;
-using zkrv::ref::stark::Node;
-using zkrv::ref::stark::Program;
-using zkrv::ref::stark::TableLayout;
+using zkrv::core::AirLayout;
+using zkrv::core::Node;
+using zkrv::core::Program;
+using zkrv::core::TableLayout;
 
 // One table's base-field expression DAG, shared by all of its programs.
 class Dag {
@@ -191,7 +192,7 @@ void row_template(std::ostream& out, const TableLayout& t) {
     body << "    acc = acc + x.pw[" << k++ << "] * ((s_next - s_local - sum_next) * st);\n";
     body << "    acc = acc + x.pw[" << k++ << "] * ((s_local - x.terminal) * sl);\n";
   }
-  if (k != t.combined_constraints()) throw std::logic_error("codegen: combined constraint count of " + t.name);
+  ZKRV_ASSERT(k == t.combined_constraints(), "codegen: combined constraint count of " + t.name);
   out << "// table " << t.name << ": " << t.constraints.size() << " constraints, " << t.interactions.size()
       << " interactions in " << t.fractions.size() << " fraction columns, " << dag.temps() << " temporaries\n";
   out << "template <class T>\ninline typename T::F3 row_" << ident(t.name) << "(const RowContext<T>& x, size_t i, size_t j) {\n";
@@ -381,7 +382,7 @@ int main(int argc, char** argv) {
     return 64;
   }
   const std::string dir = argv[1];
-  const AirLayout& layout = zkrv::ref::stark::air_layout();
+  const AirLayout& layout = zkrv::core::air_layout();
 
   std::ostringstream inc;
   inc << kHeader << "// The quotient's combination, row by row, over the value types of a policy T.\n"

@@ -6,37 +6,35 @@
 // exact, so every value equals the reference's whatever the backend, evaluation order or thread
 // count. The transcript is opt::Transcript (the reference's bytes, threaded grinding).
 #include "optimized/prove/prove.h"
-#include "tools/span/span.h"
+
 
 #include <algorithm>
 #include <map>
 #include <stdexcept>
 
-#include "optimized/common/parallel.h"
-#include "optimized/ntt/ntt.h"
-#include "reference/prove/stopwatch.h"
-#include "reference/stark/air.h"
-#include "optimized/transcript/transcript.h"
+#include "core/air/layout.h"
+#include "core/assert.h"
 #include "core/fri/fri.h"
+#include "core/stark/stopwatch.h"
 #include "core/stark/transcript.h"
+#include "optimized/common/parallel.h"
 #include "optimized/fri/fri.h"
+#include "optimized/hash/keccak.h"
+#include "optimized/merkle/mixed.h"
+#include "optimized/ntt/ntt.h"
+#include "optimized/transcript/transcript.h"
 #include "spec/air/embedded.h"
+#include "tools/span/span.h"
 
 namespace zkrv::opt::prove {
 namespace {
 
-namespace rs = ref::stark;
-using ref::prove::Stopwatch;
+using core::Stopwatch;
 using Column = std::vector<Fp>;
 using Columns = std::vector<Buffer<Fp>>;  // a table's columns, one buffer each
 
 const Fp kOne = Fp::from_u64(1);
 
-Fp to_opt(ref::Fp x) { return Fp::from_u64(x.value()); }
-Fp3 to_opt(const ref::Fp3& x) { return {{to_opt(x.c[0]), to_opt(x.c[1]), to_opt(x.c[2])}}; }
-ref::Fp3 to_ref(const Fp3& x) {
-  return {{ref::Fp::from_u64(x.c[0].value()), ref::Fp::from_u64(x.c[1].value()), ref::Fp::from_u64(x.c[2].value())}};
-}
 spec::Fp3Raw raw(const Fp3& x) { return {x.c[0].value(), x.c[1].value(), x.c[2].value()}; }
 
 template <typename T>
@@ -56,143 +54,6 @@ Columns pick(const Columns& all, const std::vector<size_t>& which) {
   for (size_t c : which) out.push_back(all[c]);
   return out;
 }
-
-// A matrix of LDE rows that is never held whole: its `rows` rows (a power of two, at least
-// `parts`) come in `parts` interleaved parts, part k holding rows k, k + parts, k + 2·parts, ...
-// (on the LDE coset these are the cosets shift·ω^k·<ω^parts>, one NTT of rows/parts each).
-struct Matrix {
-  size_t rows = 0, width = 0, parts = 1;
-  // part k: width columns of rows/parts values, in `out` (computed into `scratch`, or held elsewhere)
-  std::function<void(size_t k, Columns& scratch, Columns& out)> part;
-  // rows idx of part k only: result[j] = row idx[j] (cheaper than the part)
-  std::function<std::vector<std::vector<Fp>>(size_t k, const std::vector<size_t>& idx)> rows_at;
-};
-
-// protocol:merkle:mixed: the same root and openings as ref::MixedMerkleTree, each level a
-// backend buffer, with the matrices computed one part at a time (the parts of every matrix that
-// a level needs at once).
-class MixedTree {
- public:
-  MixedTree(Backend& be, std::vector<Matrix> matrices) : be_(be) {
-    size_t n = 0;
-    for (auto& m : matrices) {
-      if (m.width == 0) continue;
-      n = std::max(n, m.rows);
-      m_.push_back(std::move(m));
-    }
-    if (n < 2) throw std::invalid_argument("mixed Merkle: the tallest matrix needs at least 2 rows");
-    std::vector<Columns> scratch(m_.size()), cols(m_.size());
-    // Leaves: leaf i hashes rows i and i + n/2 of the tallest matrices and row i of those of
-    // height n/2, all in part i mod P.
-    {
-      Buffer<Digest> level = be.alloc<Digest>(n / 2);
-      size_t P = 1;
-      const std::vector<size_t> at = select(n, n / 2, P, "leaf");  // the matrices the leaves read
-      if (n / 2 < P) throw std::invalid_argument("mixed Merkle: the tallest matrix has fewer than two rows per part");
-      for (size_t k = 0; k < P; ++k) {
-        for (size_t m : at) m_[m].part(k, scratch[m], cols[m]);
-        const size_t count = n / 2 / P;  // leaves i = P s + k
-        // The leaves' values in message order, a slot per (matrix, row of the leaf, column): slot
-        // s reads its column from row offset[s] + (the leaf's index in the part).
-        Columns slots;
-        std::vector<size_t> offsets;
-        for (size_t m : at)
-          for (size_t v = 0; v < (m_[m].rows == n ? 2u : 1u); ++v)
-            for (const auto& c : cols[m]) slots.push_back(c), offsets.push_back(v * count);
-        be.hash_leaves(slots, offsets, count, P, k, level);
-      }
-      for (size_t m : at) scratch[m].clear(), cols[m].clear();  // a level's parts live only while it is hashed
-      levels_.push_back(std::move(level));
-    }
-    for (size_t w = n / 4; w >= 1; w /= 2) {
-      Buffer<Digest> up = be.alloc<Digest>(w);
-      size_t P = 1;
-      const std::vector<size_t> inject = select(w, w, P, "injected");  // matrices of this height enter here
-      for (size_t k = 0; k < P; ++k) {  // nodes j = P s + k
-        Columns in;
-        for (size_t m : inject) {
-          m_[m].part(k, scratch[m], cols[m]);
-          in.insert(in.end(), cols[m].begin(), cols[m].end());
-        }
-        be.hash_level(levels_.back(), in, w / P, P, k, up);
-      }
-      for (size_t m : inject) scratch[m].clear(), cols[m].clear();
-      levels_.push_back(std::move(up));
-      if (w == 1) break;
-    }
-    root_ = be.gather(levels_.back(), std::vector<size_t>{0})[0];
-  }
-  const Digest& root() const { return root_; }
-  size_t bytes() const {
-    size_t b = 0;
-    for (const auto& l : levels_) b += l.size() * sizeof(Digest);
-    return b;
-  }
-  // The rows of each matrix that the openings of leaves `leaves` read: (matrix, row) pairs.
-  std::vector<std::pair<size_t, size_t>> rows_opened(const std::vector<size_t>& leaves) const {
-    const size_t half = levels_.front().size(), n = 2 * half;
-    std::vector<std::pair<size_t, size_t>> out;
-    for (size_t i : leaves)
-      for (size_t m = 0; m < m_.size(); ++m) {
-        if (m_[m].rows == n) out.emplace_back(m, i), out.emplace_back(m, i + half);
-        else if (m_[m].rows == half) out.emplace_back(m, i);
-        else out.emplace_back(m, i % m_[m].rows);
-      }
-    return out;
-  }
-  // Those rows' values, one part of each matrix at a time: values[(m, row)] = the row.
-  std::map<std::pair<size_t, size_t>, std::vector<Fp>> fetch(const std::vector<std::pair<size_t, size_t>>& rows) const {
-    std::map<std::pair<size_t, size_t>, std::vector<Fp>> out;
-    for (size_t m = 0; m < m_.size(); ++m)
-      for (size_t k = 0; k < m_[m].parts; ++k) {
-        std::vector<size_t> want;
-        for (const auto& [mm, r] : rows)
-          if (mm == m && r % m_[m].parts == k) want.push_back(r);
-        if (want.empty()) continue;
-        std::vector<size_t> idx;
-        for (size_t r : want) idx.push_back(r / m_[m].parts);
-        auto vals = m_[m].rows_at(k, idx);
-        for (size_t j = 0; j < want.size(); ++j) out[{m, want[j]}] = std::move(vals[j]);
-      }
-    return out;
-  }
-  spec::MixedOpening open(size_t i, const std::map<std::pair<size_t, size_t>, std::vector<Fp>>& values) const {
-    const size_t half = levels_.front().size(), n = 2 * half;
-    spec::MixedOpening o;
-    auto put = [&](size_t m, size_t r) {
-      for (Fp v : values.at({m, r})) o.values.push_back(v.value());
-    };
-    for (size_t m = 0; m < m_.size(); ++m) {
-      if (m_[m].rows == n) put(m, i), put(m, i + half);
-      else if (m_[m].rows == half) put(m, i);
-    }
-    for (size_t w = n / 4; w >= 1; w /= 2) {
-      for (size_t m = 0; m < m_.size(); ++m)
-        if (m_[m].rows == w) put(m, i % w);
-      if (w == 1) break;
-    }
-    for (size_t l = 0; l + 1 < levels_.size(); ++l) {
-      const size_t width = levels_[l].size();
-      o.siblings.push_back(be_.gather(levels_[l], std::vector<size_t>{(i % width) ^ (width / 2)})[0]);
-    }
-    return o;
-  }
-
- private:
-  // The matrices of height h1 or h2, and their common number of parts P (all must agree).
-  std::vector<size_t> select(size_t h1, size_t h2, size_t& P, const char* what) const {
-    std::vector<size_t> out;
-    for (size_t m = 0; m < m_.size(); ++m)
-      if (m_[m].rows == h1 || m_[m].rows == h2) out.push_back(m), P = std::max(P, m_[m].parts);
-    for (size_t m : out)
-      if (m_[m].parts != P) throw std::logic_error(std::string("mixed Merkle: ") + what + " matrices in different parts");
-    return out;
-  }
-  Backend& be_;
-  std::vector<Matrix> m_;
-  std::vector<Buffer<Digest>> levels_;
-  Digest root_{};
-};
 
 struct TableData {
   unsigned log_h = 0;
@@ -232,45 +93,8 @@ namespace {
 spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
                             const std::vector<Fp>& publics, const spec::StarkOptions& options, unsigned threads,
                             const Progress& progress, const BufferReport& buffers, Lde lde, Backend* backend);
-
-// A table the reference builder keeps row by row, column-major in spec column order.
-air::TableColumns table_columns(const ref::air::TraceTable& tt, const spec::air::Table& st) {
-  air::TableColumns t;
-  t.height = tt.height();
-  t.columns.assign(st.columns.size(), Column(t.height));
-  for (size_t c = 0; c < st.columns.size(); ++c) {
-    const size_t k = tt.col(st.columns[c].name);
-    for (size_t r = 0; r < t.height; ++r) t.columns[c][r] = Fp::from_u64(tt.rows[r][k]);
-  }
-  return t;
-}
-spec::StarkProof prove_rows(const spec::ProgramImage& image, const ref::air::AirTrace& trace, ref::air::AirTrace* consume,
-                            const spec::StarkOptions& options, unsigned threads, const Progress& progress,
-                            Lde lde = Lde::kStream) {
-  SpecColumns c = spec_columns(trace, consume);
-  return prove_impl(image, std::move(c.tables), c.publics, options, threads, progress, {}, lde, nullptr);
-}
 }  // namespace
 
-SpecColumns spec_columns(const ref::air::AirTrace& trace, ref::air::AirTrace* consume) {
-  SpecColumns out;
-  for (const auto& st : spec::air::embedded_spec().tables) {
-    out.tables.push_back(table_columns(trace.table(st.name), st));
-    if (consume) std::vector<std::vector<uint64_t>>().swap(consume->table(st.name).rows);
-  }
-  for (const std::string& name : rs::air_layout().publics) out.publics.push_back(Fp::from_u64(trace.publics.at(name)));
-  return out;
-}
-
-spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const ref::air::AirTrace& trace,
-                                 const spec::StarkOptions& options, unsigned threads, const Progress& progress, Lde lde) {
-  return prove_rows(image, trace, nullptr, options, threads, progress, lde);
-}
-spec::StarkProof prove_unchecked_consuming(const spec::ProgramImage& image, ref::air::AirTrace&& trace,
-                                           const spec::StarkOptions& options, unsigned threads,
-                                           const Progress& progress) {
-  return prove_rows(image, trace, &trace, options, threads, progress);
-}
 spec::StarkProof prove_unchecked(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
                                  const std::vector<Fp>& publics, const spec::StarkOptions& options, unsigned threads,
                                  const Progress& progress, const BufferReport& buffers, Lde lde, Backend* backend) {
@@ -286,7 +110,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   std::unique_ptr<Backend> own;
   if (!backend) own = make_cpu_backend(threads), backend = own.get();
   Backend& be = *backend;
-  const rs::AirLayout& layout = rs::air_layout();
+  const core::AirLayout& layout = core::air_layout();
   const unsigned lb = options.log_blowup;
   const size_t blowup = size_t{1} << lb;
   const size_t T = layout.tables.size();
@@ -321,7 +145,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   tdp = &td;
   unsigned log_max = 0;
   for (size_t t = 0; t < T; ++t) {
-    const rs::TableLayout& tl = layout.tables[t];
+    const core::TableLayout& tl = layout.tables[t];
     TableData& d = td[t];
     d.h = tables[t].height;
     if (tables[t].columns.size() != tl.columns) throw std::invalid_argument("table " + tl.name + " has the wrong width");
@@ -336,7 +160,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   }
   for (size_t t = 0; t < T; ++t)
     for (auto& c : tables[t].columns) td[t].trace.push_back(be.adopt(std::move(c)));
-  proof.statement.program_digest = rs::program_digest(image);
+  proof.statement.program_digest = keccak256(core::program_encoding(image));
   size_t exit_at = SIZE_MAX;
   for (size_t i = 0; i < layout.publics.size(); ++i)
     if (layout.publics[i] == "exit_code") exit_at = i;
@@ -431,7 +255,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   const core::LogupDraw<Fp3> draw = tr.sample_logup();
   const Fp3 alpha_lu = draw.alpha, beta_lu = draw.beta;
   for (size_t t = 0; t < T; ++t) {
-    const rs::TableLayout& tl = layout.tables[t];
+    const core::TableLayout& tl = layout.tables[t];
     TableData& d = td[t];
     if (tl.interactions.empty()) continue;
     const std::string label = "logup " + tl.name;
@@ -449,16 +273,14 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   lap("logup");
 
   // spec: protocol:stark:quotient
-  const ref::Fp3 alpha = to_ref(tr.sample_constraint_alpha());
+  const Fp3 alpha = tr.sample_constraint_alpha();
   for (size_t t = 0; t < T; ++t) {
     const std::string label = "quotient " + layout.tables[t].name;
     const span::Span per_table(label.c_str());
-    const rs::TableLayout& tl = layout.tables[t];
+    const core::TableLayout& tl = layout.tables[t];
     TableData& d = td[t];
     const Fp w_n = root_of_unity(d.log_h + lb);
-    std::vector<Fp3> pw;
-    for (const auto& p : rs::combination_powers(alpha, tl.combined_constraints())) pw.push_back(to_opt(p));
-    const Buffer<Fp3> powers = be.upload<Fp3>(pw);
+    const Buffer<Fp3> powers = be.upload<Fp3>(core::combination_powers(alpha, tl.combined_constraints()));
     // The combination on each LDE part (a coset of h rows, whose next row is the part's next),
     // divided by Z_H, which is one value on the part: x^h = (shift·ω_N^k)^h.
     Columns q, main_scratch, aux_scratch;

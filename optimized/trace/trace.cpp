@@ -12,10 +12,11 @@
 #include <unordered_map>
 
 #include "air_columns.h"
+#include "core/air/layout.h"
+#include "core/assert.h"
 #include "optimized/common/parallel.h"
 #include "optimized/exec/fast_executor.h"
 #include "reference/air/trace.h"
-#include "reference/stark/air.h"
 #include "spec/air/embedded.h"
 
 namespace zkrv::opt::trace {
@@ -244,7 +245,7 @@ class CpuStream {
   CpuStream(Table& cpu, ref::air::TraceTable& sys, uint64_t cycles) : cpu_(cpu), sys_(sys), cycles_(cycles) {}
   void step(const spec::StepRecord& s) {
     const size_t i = next_++;
-    if (s.cycle != i || i >= cycles_) throw std::logic_error("trace builder: the executor's steps are out of order");
+    ZKRV_ASSERT(s.cycle == i && i < cycles_, "trace builder: the executor's steps are out of order");
     Table& c = cpu_;
     c.set(C::cpu::is_real, i, 1);
     c.set(C::cpu::pc, i, s.pc), c.set(C::cpu::next_pc, i, s.next_pc), c.set(C::cpu::insn, i, s.insn);
@@ -263,8 +264,8 @@ class CpuStream {
     access(ra, 4 * i + 1, C::cpu::a_prev_ts, C::cpu::a_dt0);
     c.limbs(C::cpu::b_v0, i, b_val);
     access(rb, 4 * i + 2, C::cpu::b_prev_ts, C::cpu::b_dt0);
-    if ((s.rs1 && s.rs1 == ra && s.rs1_value != a_val) || (s.rs2 && s.rs2 == rb && s.rs2_value != b_val))
-      throw std::logic_error("trace builder: replayed register value differs from the trace record");
+    ZKRV_ASSERT(!((s.rs1 && s.rs1 == ra && s.rs1_value != a_val) || (s.rs2 && s.rs2 == rb && s.rs2_value != b_val)),
+                "trace builder: replayed register value differs from the trace record");
     const bool writes = !(opcode == 0x23 || opcode == 0x63 || opcode == 0x0f || (ecall && last));
     const uint64_t old = reg_val_[wr], now = writes && s.rd == wr ? s.rd_value : old;
     c.limbs(C::cpu::d_old0, i, old);
@@ -468,7 +469,7 @@ const std::array<OpInfo, 128>& op_table() {
       const std::string t = op.table;
       const Dest d = t == "alu" ? kAlu : t == "mul" ? kMul : t == "shift" ? kShift : kDiv;
       const int sel = sp.table(t)->column_index(op.sel);
-      if (sel < 0) throw std::logic_error("trace builder: table " + t + " has no column " + op.sel);
+      ZKRV_ASSERT(sel >= 0, "trace builder: table " + t + " has no column " + op.sel);
       o.at(op.code) = {d, static_cast<size_t>(sel)};
     }
     return o;
@@ -852,9 +853,9 @@ BuiltTrace build_trace(const spec::ProgramImage& image, std::span<const uint8_t>
     for (const auto& s : steps) stream.step(s);
   };
   out.run = opt::execute(image, input, o);
-  if (out.run.status != first.status || out.run.cycles != cycles || out.run.exit_code != first.exit_code ||
-      out.run.output != first.output || stream.steps() != cycles)
-    throw std::logic_error("trace builder: the traced run differs from the first run");
+  ZKRV_ASSERT(out.run.status == first.status && out.run.cycles == cycles && out.run.exit_code == first.exit_code &&
+                  out.run.output == first.output && stream.steps() == cycles,
+              "trace builder: the traced run differs from the first run");
   Failure fail;
   parallel_for(cycles, threads, [&](size_t b, size_t e) {
     for (size_t i = b; i < e; ++i) cpu_row(cpu, i, cycles, it.rom, fail);
@@ -879,15 +880,15 @@ BuiltTrace build_trace(const spec::ProgramImage& image, std::span<const uint8_t>
       if (!read && !write) continue;
       const bool to_out = write && ev.args[0] == 1;
       for (size_t k = 0; k < ev.bytes.size(); ++k, ++r) {
-        if (to_out && (written + k >= out.run.output.size() || out.run.output[written + k] != ev.bytes[k]))
-          throw std::logic_error("trace builder: the bytes written to fd 1 are not the run's output");
+        ZKRV_ASSERT(!to_out || (written + k < out.run.output.size() && out.run.output[written + k] == ev.bytes[k]),
+                    "trace builder: the bytes written to fd 1 are not the run's output");
         io.set(C::io::is_real, r, 1), io.set(C::io::ts, r, 4 * ev.cycle + 3), io.set(C::io::addr, r, ev.args[1] + k);
         io.set(C::io::new_, r, ev.bytes[k]), io.set(C::io::idx, r, k), io.set(C::io::last, r, k + 1 == ev.bytes.size());
         io.set(C::io::rd, r, read), io.set(C::io::out, r, to_out), io.set(C::io::opos, r, to_out ? written + k : k);
       }
       if (to_out) written += ev.bytes.size();
     }
-    if (written != out.run.output.size()) throw std::logic_error("trace builder: the bytes written to fd 1 are not the run's output");
+    ZKRV_ASSERT(written == out.run.output.size(), "trace builder: the bytes written to fd 1 are not the run's output");
   }
   tables[C::table::mem] = std::move(replay_memory(cpu, cycles, io, io_rows, it, fail).t);
   fail.raise();
@@ -947,8 +948,8 @@ BuiltTrace build_trace(const spec::ProgramImage& image, std::span<const uint8_t>
     for (size_t k = 0; k < it.rom.pc.size(); ++k) program.set(C::program::pc, k, it.rom.pc[k]), program.set(C::program::insn, k, it.rom.insn[k]);
     tables[C::table::program] = std::move(program.t);
   }
-  for (const std::string& name : ref::stark::air_layout().publics) {
-    if (name != "entry" && name != "exit_code") throw std::logic_error("trace builder: unknown public value " + name);
+  for (const std::string& name : core::air_layout().publics) {
+    ZKRV_ASSERT(name == "entry" || name == "exit_code", "trace builder: unknown public value " + name);
     out.publics.push_back(Fp::from_u64(name == "entry" ? image.entry : static_cast<uint32_t>(out.run.exit_code)));
   }
   count_lookups(tables, out.publics, threads);

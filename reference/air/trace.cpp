@@ -5,6 +5,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "core/assert.h"
 #include "reference/field/goldilocks.h"
 #include "spec/air/spec.h"
 
@@ -686,8 +687,8 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
     access(ra, 4 * i + 1, "a_prev_ts", "a_dt");
     limbs("b_v", b_val);
     access(rb, 4 * i + 2, "b_prev_ts", "b_dt");
-    if ((s.rs1 && s.rs1 == ra && s.rs1_value != a_val) || (s.rs2 && s.rs2 == rb && s.rs2_value != b_val))
-      throw std::logic_error("trace builder: replayed register value differs from the trace record");
+    ZKRV_ASSERT(!((s.rs1 && s.rs1 == ra && s.rs1_value != a_val) || (s.rs2 && s.rs2 == rb && s.rs2_value != b_val)),
+                "trace builder: replayed register value differs from the trace record");
     const bool writes = !(opcode == 0x23 || opcode == 0x63 || opcode == 0x0f || (ecall && last));
     const uint64_t old = reg_val[wr], now = writes && s.rd == wr ? s.rd_value : old;
     limbs("d_old", old);
@@ -737,7 +738,7 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
       const Fp e = (Fp::from_u64(a_val & 0xffff) - Fp::from_u64(93)) * (Fp::from_u64(a_val & 0xffff) - Fp::from_u64(94));
       const Fp z = e + Fp::from_u64(4294967296) * Fp::from_u64(((a_val >> 16) & 0xffff) + ((a_val >> 32) & 0xffff) + (a_val >> 48));
       const bool exit = ecall && (a_val == spec::kSysExit || a_val == spec::kSysExitGroup);
-      if (exit != (ecall && last)) throw std::logic_error("trace builder: the exit ecall is not the last cycle");
+      ZKRV_ASSERT(exit == (ecall && last), "trace builder: the exit ecall is not the last cycle");
       row[cpu.col("sys_exit")] = exit;
       row[cpu.col("exit_e")] = ecall ? e.value() : 0;
       row[cpu.col("exit_inv")] = ecall && !exit ? z.inverse().value() : 0;
@@ -753,8 +754,8 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
                                  ((s.insn >> 31) << 12) | (((s.insn >> 7) & 1) << 11) | (((s.insn >> 25) & 63) << 5) |
                                  (((s.insn >> 8) & 15) << 1)) << 19) >> 19);
       const bool taken_ok = opcode != 0x63 || s.next_pc == (*res ? s.pc + imm_b : s.pc + 4);
-      if ((opcode != 0x63 && wr != 0 && *res != now) || !taken_ok)
-        throw std::logic_error("trace builder: the ALU result differs from the trace record");
+      ZKRV_ASSERT(!(opcode != 0x63 && wr != 0 && *res != now) && taken_ok,
+                  "trace builder: the ALU result differs from the trace record");
       limbs("res", *res);
     }
   }
@@ -775,7 +776,7 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
     if (out) written.insert(written.end(), ev.bytes.begin(), ev.bytes.end());
   }
   io.rows.resize(padded_height(io.rows.size(), 2), std::vector<uint64_t>(io.columns.size(), 0));
-  if (written != run.output) throw std::logic_error("trace builder: the bytes written to fd 1 are not the run's output");
+  ZKRV_ASSERT(written == run.output, "trace builder: the bytes written to fd 1 are not the run's output");
   TraceTable output{"output", {"is_real", "pos", "value"}, {}};
   for (size_t j = 0; j < run.output.size(); ++j) output.rows.push_back({1, j, run.output[j]});
   output.rows.resize(padded_height(output.rows.size(), 2), {0, 0, 0});
@@ -823,7 +824,7 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
       if ((s.insn & 0x7f) != 0x03 || s.rd == 0) continue;
       uint64_t v = 0;
       for (int j = 0; j < 8; ++j) v |= c.rows[i][c.col("lv" + std::to_string(j))] << (8 * j);
-      if (v != s.rd_value) throw std::logic_error("trace builder: the replayed memory gives a load another value than the trace record");
+      ZKRV_ASSERT(v == s.rd_value, "trace builder: the replayed memory gives a load another value than the trace record");
     }
   }
   count_lookups(t);

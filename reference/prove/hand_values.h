@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/assert.h"
 #include "reference/air/evaluate.h"
 #include "reference/stark/air.h"
 
@@ -25,7 +26,7 @@ class HandValues final : public air::Values<V> {
  public:
   explicit HandValues(const TableLayout& t)
       : t_(t), columns_(t.column_names), publics_(stark::air_layout().publics), fn_(air::table_evaluator<V>(t.name)) {
-    if (!fn_) throw std::logic_error("the reference evaluator has no table " + t.name);
+    ZKRV_ASSERT(fn_, "the reference evaluator has no table " + t.name);
     values_.constraints.resize(t.constraints.size());
     values_.mults.resize(t.interactions.size());
     values_.tuples.resize(t.interactions.size());
@@ -54,7 +55,7 @@ class HandValues final : public air::Values<V> {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw std::logic_error("reference evaluator, table " + t_.name + ": " + what);
+    ZKRV_ASSERT(false, "reference evaluator, table " + t_.name + ": " + what);
   }
   const TableLayout& t_;
   const air::Names columns_, publics_;

@@ -13,7 +13,7 @@
 #include "reference/merkle/mixed.h"
 #include "reference/ntt/ntt.h"
 #include "reference/prove/hand_values.h"
-#include "reference/prove/stopwatch.h"
+#include "core/stark/stopwatch.h"
 #include "reference/stark/air.h"
 #include "reference/transcript/transcript.h"
 #include "spec/air/embedded.h"
@@ -22,6 +22,7 @@ namespace zkrv::ref::prove {
 namespace {
 
 using namespace stark;
+using core::Stopwatch;
 
 const Fp kOne = Fp::from_u64(1);
 

@@ -3,13 +3,14 @@
 // block per protocol step in the order the protocol runs them. Speed is the optimized prover's
 // job; this one is the oracle its bytes are compared with.
 
+#include "core/stark/stopwatch.h"
 #include "reference/air/trace.h"
-#include "reference/prove/stopwatch.h"  // Progress: called after each stage with its name and seconds
 #include "spec/isa.h"
 #include "spec/stark.h"
 
 namespace zkrv::ref::prove {
 
+using Progress = core::Progress;  // called after each stage with its name and seconds
 
 // Proves the trace as it is, without checking it first: a trace that violates a constraint
 // gives a proof the verifier rejects (the quotient is not a polynomial, or a bus does not

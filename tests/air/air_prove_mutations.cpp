@@ -10,6 +10,7 @@
 #include <string>
 
 #include "optimized/prove/prove.h"
+#include "tests/support/opt_from_rows.h"
 #include "reference/verify/verify.h"
 #include "tests/air/air_fixture.h"
 
@@ -70,7 +71,7 @@ void prove_every_mutation(size_t part) {
     const AirTrace base = mu.start();
     const spec::ProgramImage image = image_of(base);
     if (honest_checked.insert(mu.base).second) {  // the reconstruction is right: the honest proof verifies
-      const auto honest = zkrv::opt::prove::prove_unchecked(image, base, o, 2, {}, zkrv::opt::prove::Lde::kHold);
+      const auto honest = zkrv::test::prove_optimized(image, base, o, 2, zkrv::opt::prove::Lde::kHold);
       const auto v = ref::verify::verify(honest, {&image, honest.statement.exit_code, nullptr});
       ASSERT_TRUE(v.ok()) << "base of " << mu.expect << ": " << v.rejection->what;
     }
@@ -78,7 +79,7 @@ void prove_every_mutation(size_t part) {
     if (!mu.apply(t)) continue;
     std::optional<spec::StarkProof> proof;
     try {
-      proof = zkrv::opt::prove::prove_unchecked(image, t, o, 2, {}, zkrv::opt::prove::Lde::kHold);
+      proof = zkrv::test::prove_optimized(image, t, o, 2, zkrv::opt::prove::Lde::kHold);
     } catch (const std::invalid_argument&) {  // a table height that is not a power of two: no proof exists
       ++unprovable;
       continue;
@@ -109,7 +110,7 @@ TEST(Air, ACarryChainThatWrapsModPForgesAnAuipcResult) {
   // and the verifier, given the program, rejects its proof (without c0_bit it verified: the
   // false x5 was provable)
   const spec::ProgramImage image = image_of(*t);
-  const auto proof = zkrv::opt::prove::prove_unchecked(image, *t, spec::StarkOptions{2, 8, 0, 3}, 2, {}, zkrv::opt::prove::Lde::kHold);
+  const auto proof = zkrv::test::prove_optimized(image, *t, spec::StarkOptions{2, 8, 0, 3}, 2, zkrv::opt::prove::Lde::kHold);
   const auto v = ref::verify::verify(proof, {&image, proof.statement.exit_code, nullptr});
   ASSERT_FALSE(v.ok()) << "a proof of the forged auipc result verifies";
   EXPECT_EQ(ref::verify::stage_name(v.rejection->stage), std::string("constraints")) << v.rejection->what;

@@ -10,6 +10,7 @@
 #include "optimized/backend/backend.h"
 #include "optimized/exec/fast_executor.h"
 #include "optimized/prove/prove.h"
+#include "tests/support/opt_from_rows.h"
 #include "optimized/simd/simd.h"
 #include "reference/air/trace.h"
 #include "reference/elf/elf_loader.h"
@@ -69,11 +70,11 @@ void expect_same(const Case& c, const spec::StarkOptions& o, const std::string& 
   for (const auto level : levels) {
     opt::set_simd_level(level);
     for (unsigned threads : {1u, 2u, 3u}) {
-      const auto got = opt::prove::prove_unchecked(c.image, c.trace, o, threads);
+      const auto got = test::prove_optimized(c.image, c.trace, o, threads);
       EXPECT_EQ(first_difference(got, want), "") << what << ", " << threads << " thread(s), " << opt::simd_level_name(level);
     }
     // the LDE held instead of computed a part at a time in each pass
-    const auto held = opt::prove::prove_unchecked(c.image, c.trace, o, 2, {}, opt::prove::Lde::kHold);
+    const auto held = test::prove_optimized(c.image, c.trace, o, 2, opt::prove::Lde::kHold);
     EXPECT_EQ(first_difference(held, want), "") << what << ", LDE held, " << opt::simd_level_name(level);
   }
   opt::set_simd_level(opt::cpu_simd_level());
@@ -145,7 +146,7 @@ class WrongInjectedLevel final : public BaseOpsOnly {
 };
 
 spec::StarkProof prove_on(const Case& c, const spec::StarkOptions& o, opt::Backend& be, opt::prove::Lde lde) {
-  auto cols = opt::prove::spec_columns(c.trace);
+  auto cols = test::spec_columns(c.trace);
   return opt::prove::prove_unchecked(c.image, std::move(cols.tables), cols.publics, o, 1, {}, {}, lde, &be);
 }
 

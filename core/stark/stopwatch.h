@@ -1,12 +1,12 @@
 #pragma once
 // A prover's stage clock: lap(name) reports the seconds since the previous lap to a progress
-// callback. Shared by the reference and the optimized prover.
+// callback. Shared by the reference and the optimized prover (core/: below both).
 
 #include <chrono>
 #include <functional>
 #include <string_view>
 
-namespace zkrv::ref::prove {
+namespace zkrv::core {
 
 using Progress = std::function<void(std::string_view stage, double seconds)>;
 
@@ -24,4 +24,4 @@ class Stopwatch {
   std::chrono::steady_clock::time_point t_;
 };
 
-}  // namespace zkrv::ref::prove
+}  // namespace zkrv::core

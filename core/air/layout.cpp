@@ -1,0 +1,195 @@
+#include "core/air/layout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/assert.h"
+#include "spec/air/embedded.h"
+
+namespace zkrv::core {
+namespace {
+
+using spec::air::Expr;
+
+struct Compiler {
+  const spec::air::Table& table;
+  const spec::air::Spec& spec;
+  Program out;
+  uint32_t add(Node n) {
+    out.nodes.push_back(n);
+    return static_cast<uint32_t>(out.nodes.size() - 1);
+  }
+  uint32_t compile(const Expr& e) {
+    Node n;
+    switch (e.op) {
+      case Expr::Op::kConst: n.op = Node::Op::kConst; n.value = e.value; return add(n);
+      case Expr::Op::kColumn:
+      case Expr::Op::kNext: {
+        const int c = table.column_index(e.name);
+        ZKRV_ASSERT(c >= 0, "unknown column " + e.name);
+        n.op = e.op == Expr::Op::kColumn ? Node::Op::kCol : Node::Op::kNext;
+        n.a = static_cast<uint32_t>(c);
+        return add(n);
+      }
+      case Expr::Op::kPublic: {
+        n.op = Node::Op::kPublic;
+        for (size_t i = 0; i < spec.publics.size(); ++i)
+          if (spec.publics[i].name == e.name) n.a = static_cast<uint32_t>(i);
+        return add(n);
+      }
+      case Expr::Op::kNeg:
+      case Expr::Op::kPow:
+        n.a = compile(*e.args[0]);
+        n.op = e.op == Expr::Op::kNeg ? Node::Op::kNeg : Node::Op::kPow;
+        n.value = e.value;
+        return add(n);
+      case Expr::Op::kAdd:
+      case Expr::Op::kSub:
+      case Expr::Op::kMul:
+        n.a = compile(*e.args[0]);
+        n.b = compile(*e.args[1]);
+        n.op = e.op == Expr::Op::kAdd ? Node::Op::kAdd : e.op == Expr::Op::kSub ? Node::Op::kSub : Node::Op::kMul;
+        return add(n);
+    }
+    ZKRV_ASSERT(false, "unknown expression node");
+  }
+};
+
+Program compile(const spec::air::Spec& spec, const spec::air::Table& t, const Expr& e) {
+  Compiler c{t, spec, {}};
+  c.compile(e);
+  c.out.degree = spec::air::degree(e);
+  return c.out;
+}
+
+// |value| bound of an expression from its columns' types (infinity for a field column).
+double bound(const spec::air::Table& t, const Expr& e) {
+  const double inf = std::numeric_limits<double>::infinity();
+  switch (e.op) {
+    case Expr::Op::kConst: return static_cast<double>(e.value);
+    case Expr::Op::kColumn:
+    case Expr::Op::kNext: {
+      const auto& col = t.columns[static_cast<size_t>(t.column_index(e.name))];
+      return col.type == spec::air::ColumnType::kField ? inf : static_cast<double>(spec::air::type_bound(col.type) - 1);
+    }
+    case Expr::Op::kPublic: return inf;
+    case Expr::Op::kNeg: return bound(t, *e.args[0]);
+    case Expr::Op::kPow: return std::pow(bound(t, *e.args[0]), static_cast<double>(e.value));
+    case Expr::Op::kAdd:
+    case Expr::Op::kSub: return bound(t, *e.args[0]) + bound(t, *e.args[1]);
+    case Expr::Op::kMul: return bound(t, *e.args[0]) * bound(t, *e.args[1]);
+  }
+  return inf;
+}
+
+}  // namespace
+
+size_t AirLayout::constraint_count() const {
+  size_t n = 0;
+  for (const auto& t : tables) n += t.combined_constraints();
+  return n;
+}
+size_t AirLayout::table_index(const std::string& name) const {
+  for (size_t i = 0; i < tables.size(); ++i)
+    if (tables[i].name == name) return i;
+  throw std::out_of_range("no table " + name);
+}
+
+// spec: protocol:stark:layout
+const AirLayout& air_layout() {
+  static const AirLayout layout = [] {
+    const spec::air::Spec& spec = spec::air::embedded_spec();
+    AirLayout l;
+    for (const auto& p : spec.publics) l.publics.push_back(p.name);
+    for (const spec::air::Table& t : spec.tables) {
+      TableLayout tl;
+      tl.name = t.name;
+      tl.columns = t.columns.size();
+      for (const auto& c : t.columns) tl.column_names.push_back(c.name);
+      for (size_t c = 0; c < t.columns.size(); ++c) {
+        const bool pre = t.columns[c].kind == spec::air::ColumnKind::kPreprocessed;
+        ZKRV_ASSERT(t.columns[c].kind != spec::air::ColumnKind::kAuxiliary,
+                    "spec columns of kind auxiliary are not supported by the protocol");
+        tl.is_pre.push_back(pre);
+        (pre ? tl.pre : tl.main).push_back(c);
+      }
+      unsigned chunks = 1;
+      for (const auto& c : t.constraints) {
+        tl.constraints.push_back({c.id, c.rows, compile(spec, t, *c.expr)});
+        const unsigned d = tl.constraints.back().expr.degree;
+        const bool boundary = c.rows == spec::air::Rows::kFirst || c.rows == spec::air::Rows::kLast;
+        chunks = std::max(chunks, boundary ? d : (d > 0 ? d - 1 : 0));
+      }
+      for (const auto& b : t.buses) {
+        CompiledInteraction ci;
+        ci.id = b.id;
+        ci.send = b.send;
+        ci.tag = spec.bus_index(b.bus);
+        unsigned deg = 0;
+        for (const auto& e : b.tuple) {
+          ci.tuple.push_back(compile(spec, t, *e));
+          deg = std::max(deg, ci.tuple.back().degree);
+        }
+        ci.degree = deg;
+        if (b.mult) {
+          ci.mult = compile(spec, t, *b.mult);
+          ci.mult_bound = bound(t, *b.mult);
+        } else {
+          ci.mult.nodes.push_back(Node{Node::Op::kConst, 0, 0, 1});
+          ci.mult_bound = 1;
+        }
+        l.max_arity = std::max(l.max_arity, ci.tuple.size());
+        tl.interactions.push_back(std::move(ci));
+      }
+      // protocol:stark:logup_layout — consecutive interactions share a fraction column when
+      // f d1 d2 - s1 m1 d2 - s2 m2 d1 keeps degree <= 3; otherwise one per column.
+      const auto& in = tl.interactions;
+      for (size_t i = 0; i < in.size();) {
+        if (i + 1 < in.size() && 1 + in[i].degree + in[i + 1].degree <= 3 &&
+            in[i].mult.degree + in[i + 1].degree <= 3 && in[i + 1].mult.degree + in[i].degree <= 3) {
+          tl.fractions.push_back({i, i + 1});
+          // every row: degree - 1 of f d1 d2 (1 + D1 + D2), m1 d2 and m2 d1
+          const unsigned d = std::max({1 + in[i].degree + in[i + 1].degree, in[i].mult.degree + in[i + 1].degree,
+                                       in[i + 1].mult.degree + in[i].degree});
+          chunks = std::max(chunks, d > 0 ? d - 1 : 0u);
+          i += 2;
+        } else {
+          tl.fractions.push_back({i});
+          chunks = std::max(chunks, std::max(in[i].degree, in[i].mult.degree > 0 ? in[i].mult.degree - 1 : 0u));
+          i += 1;
+        }
+      }
+      tl.chunks = chunks;
+      l.tables.push_back(std::move(tl));
+    }
+    return l;
+  }();
+  return layout;
+}
+
+// spec: protocol:stark:digest
+std::vector<uint8_t> program_encoding(const spec::ProgramImage& image) {
+  std::vector<uint8_t> b;
+  auto put = [&](uint64_t v, int bytes) {
+    for (int k = 0; k < bytes; ++k) b.push_back(static_cast<uint8_t>(v >> (8 * k)));
+  };
+  const char tag[] = "zkrv-program-v1";
+  b.insert(b.end(), tag, tag + sizeof(tag) - 1);
+  put(image.entry, 8);
+  std::vector<const spec::Segment*> segs;
+  for (const auto& s : image.segments) segs.push_back(&s);
+  std::sort(segs.begin(), segs.end(), [](auto* a, auto* c) { return a->vaddr < c->vaddr; });
+  put(segs.size(), 4);
+  for (const auto* s : segs) {
+    put(s->vaddr, 8);
+    put(s->memsz, 8);
+    put(s->flags, 4);
+    put(s->data.size(), 8);
+    b.insert(b.end(), s->data.begin(), s->data.end());
+  }
+  return b;
+}
+
+}  // namespace zkrv::core

@@ -1,0 +1,24 @@
+#pragma once
+// The reference builder's row-major trace given to the optimized prover, which takes
+// column-major tables: tests are where the two sides meet (optimized/ never includes
+// reference/).
+
+#include "optimized/prove/prove.h"
+#include "reference/air/trace.h"
+
+namespace zkrv::test {
+
+// The trace's tables column-major (spec order and column order) and its public values (spec
+// order), as opt::prove::prove_unchecked takes them.
+struct SpecColumns {
+  std::vector<opt::air::TableColumns> tables;
+  std::vector<opt::Fp> publics;
+};
+SpecColumns spec_columns(const ref::air::AirTrace& trace);
+
+// opt::prove::prove_unchecked on the reference builder's trace (threads = 0: all cores).
+spec::StarkProof prove_optimized(const spec::ProgramImage& image, const ref::air::AirTrace& trace,
+                                 const spec::StarkOptions& options, unsigned threads = 0,
+                                 opt::prove::Lde lde = opt::prove::Lde::kStream);
+
+}  // namespace zkrv::test
