@@ -1,6 +1,7 @@
 #pragma once
-// What the zkrv subcommands share (guest.cpp), and the subcommands that live in their own files
-// (prove.cpp, verify.cpp): each registers its options on the app and runs when chosen.
+// What the zkrv subcommands share (guest.cpp, options.cpp, trace_check.cpp), and the subcommands,
+// one file each (run.cpp, profile.cpp, check.cpp, prove.cpp, verify.cpp): each registers its
+// options on the app (add_*) and runs when chosen (cmd_*); main.cpp wires them.
 
 #include <CLI/CLI.hpp>
 
@@ -51,6 +52,34 @@ bool fast_tables_check(const std::vector<opt::air::TableColumns>& tables, const 
 
 // Writes DIR/trace.json (Chrome/Perfetto) and DIR/summary.json of the spans recorded so far.
 int write_spans(const std::string& dir);
+
+struct RunArgs {
+  std::string program, input, output, executor = "fast", spans_dir;
+  uint64_t max_cycles = spec::kDefaultMaxCycles;
+  uint64_t max_input = spec::kDefaultMaxInputBytes;
+  std::optional<uint64_t> seed;
+  bool stats = false, json = false;
+};
+CLI::App* add_run(CLI::App& app, RunArgs& a);
+int cmd_run(const RunArgs& a);
+
+struct ProfileArgs {
+  std::string program, input, out, format = "text", sample_rate = "auto";
+  uint64_t max_cycles = spec::kDefaultMaxCycles, seed = 0;
+  size_t top = 20;
+  bool quiet = false;
+};
+CLI::App* add_profile(CLI::App& app, ProfileArgs& a);
+int cmd_profile(const ProfileArgs& a);
+
+struct CheckArgs {
+  std::string program, input, spec_dir;  // spec_dir empty: the spec built into zkrv
+  uint64_t max_cycles = uint64_t{1} << 22;
+  uint64_t seed = 0;
+  bool quiet = false, reference = false;
+};
+CLI::App* add_check(CLI::App& app, CheckArgs& a);
+int cmd_check(const CheckArgs& a);
 
 struct ProveArgs {
   std::string program, input, out, security = "provable", prover = "optimized", spans_dir, lde = "auto";

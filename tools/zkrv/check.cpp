@@ -1,0 +1,108 @@
+// zkrv check: execute a guest, build its AIR tables and check every constraint and bus of the
+// constraint spec (no proof); with --reference or --spec, or to explain a failure, the reference
+// evaluator checks them and the spec's own expressions are checked to agree with it.
+#include <iostream>
+#include <optional>
+
+#include "optimized/exec/fast_executor.h"
+#include "optimized/trace/trace.h"
+#include "reference/air/check.h"
+#include "reference/air/interpret.h"
+#include "spec/air/embedded.h"
+#include "spec/air/spec.h"
+#include "tools/zkrv/commands.h"
+#include "tools/zkrv/exit_codes.h"
+
+namespace zkrv::cli {
+
+CLI::App* add_check(CLI::App& app, CheckArgs& a) {
+  auto* chk = app.add_subcommand("check", "Execute a guest and check its trace against every constraint and bus of the "
+                                          "constraint spec (no proof)");
+  chk->add_option("PROGRAM", a.program, "guest ELF (RV64IM, static, ET_EXEC)")->required();
+  chk->add_option("--input", a.input, "private input file");
+  chk->add_option("--max-cycles", a.max_cycles, "refuse runs longer than N cycles (the trace is kept in memory)")
+      ->capture_default_str()->check(uint_range(1, kMaxU64));
+  chk->add_option("--random-seed", a.seed, "seed of zkvm_random_u64")->capture_default_str()->check(uint_range(0, kMaxU64));
+  chk->add_option("--spec", a.spec_dir, "check against the constraint spec in this folder (like spec/tables) instead "
+                                        "of the one built into zkrv")
+      ->check(CLI::ExistingDirectory);
+  chk->add_flag("-q,--quiet", a.quiet, "no progress lines on stderr");
+  chk->add_flag("--reference", a.reference, "check with the reference evaluator and the spec's expressions interpreted "
+                                            "beside it (slow), instead of the evaluator generated from the spec");
+  chk->footer("Prints \"N constraints on M rows in K tables hold; B buses balance\", or FAIL and the first failing\n"
+              "constraint (spec ID, table, row, values) or unbalanced bus (its unmatched tuples). Exit code: 0 all hold,\n"
+              "1 a constraint or bus fails, 101-107 the guest faulted, 64-66 usage and file errors, 70 internal error,\n"
+              "71 out of memory (the table: zkrv --help).");
+  return chk;
+}
+
+int cmd_check(const CheckArgs& a) {
+  using namespace zkrv;
+  std::optional<spec::air::Spec> from_dir;
+  if (!a.spec_dir.empty()) {
+    auto loaded = spec::air::load_spec_dir(a.spec_dir);
+    if (!loaded.spec) return fail(cli::kBadInput, "constraint spec: " + loaded.errors.front().str());
+    from_dir = std::move(*loaded.spec);
+  }
+  const spec::air::Spec& spec = from_dir ? *from_dir : spec::air::embedded_spec();
+  Guest g;
+  if (int err = load_guest(a.program, a.input, spec::kDefaultMaxInputBytes, g); err != 0) return err;
+  spec::ExecOptions opt;
+  opt.max_cycles = a.max_cycles;
+  opt.random_seed = a.seed;
+  const bool fast = !a.reference && a.spec_dir.empty();
+  std::string summary;
+  size_t out = 0;
+  uint64_t exit_code = 0;
+  if (fast) {  // the fast executor straight into column-major tables, and the generated evaluator
+    cli::progress("executing " + a.program + " and building the tables ...");
+    const auto built = opt::trace::build_trace(g.image, g.input, opt);
+    if (built.run.status != spec::ExitStatus::kExited)
+      return fail(cli::fault_exit_code(built.run.fault.kind),
+                  "only runs that exit can be checked; this one stopped: " + spec::describe(built.run.fault));
+    cli::progress(std::to_string(built.run.cycles) + " cycles; checking the tables (" +
+                  std::to_string(built.bytes() >> 20) + " MiB) ...");
+    out = built.run.output.size();
+    exit_code = static_cast<uint32_t>(built.run.exit_code);
+    if (cli::fast_tables_check(built.tables, built.publics, &summary)) {
+      std::cout << summary << "\n";
+      cli::progress("exit code " + std::to_string(exit_code) + ", public output " + std::to_string(out) + " byte(s)");
+      return 0;
+    }
+    cli::progress("the trace does not hold; building it again for the reference checker's report ...");
+  }
+  // The reference path: the reference trace builder and the hand-written evaluator, then the
+  // spec's expressions interpreted beside it; and the detailed report of a failure the fast
+  // check found.
+  opt.trace = true;
+  if (!fast) cli::progress("executing " + a.program + " ...");
+  auto r = opt::execute(g.image, g.input, opt);
+  if (r.status != spec::ExitStatus::kExited)
+    return fail(cli::fault_exit_code(r.fault.kind),
+                "only runs that exit can be checked; this one stopped: " + spec::describe(r.fault));
+  if (!fast) cli::progress(std::to_string(r.cycles) + " cycles; building and checking the tables ...");
+  auto trace = ref::air::build_trace(g.image, r);
+  std::vector<spec::StepRecord>().swap(r.trace);  // the tables hold everything from here on
+  {  // the statement these tables prove: the exit code and the public output (spec/tables/output.md)
+    const auto& output = trace.table("output");
+    out = 0;
+    for (const auto& row : output.rows) out += row[output.col("is_real")] != 0;
+    exit_code = trace.publics.at("exit_code");
+  }
+  {
+    const auto report = ref::air::check_trace(trace);
+    if (!report.ok()) {
+      std::cout << "FAIL: " << report.summary() << "\n";
+      return cli::kFailed;
+    }
+    if (fast) return fail(cli::kInternal, "internal error: the generated evaluator rejects a trace the reference accepts");
+    if (auto d = ref::air::spec_disagreement(spec, trace))
+      return fail(cli::kInternal, "internal error: the reference evaluator and the spec disagree: " + *d);
+    summary = report.summary();
+  }
+  std::cout << summary << "\n";
+  cli::progress("exit code " + std::to_string(exit_code) + ", public output " + std::to_string(out) + " byte(s)");
+  return 0;
+}
+
+}  // namespace zkrv::cli
