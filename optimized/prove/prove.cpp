@@ -24,7 +24,7 @@
 #include "optimized/ntt/ntt.h"
 #include "optimized/transcript/transcript.h"
 #include "spec/air/embedded.h"
-#include "tools/span/span.h"
+#include "core/span/span.h"
 
 namespace zkrv::opt::prove {
 namespace {
@@ -179,7 +179,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   // spec: protocol:stark:main
   for (size_t t = 0; t < T; ++t) {
     const std::string label = "commit " + layout.tables[t].name;
-    const span::Span per_table(label.c_str());
+    const core::span::Span per_table(label.c_str());
     TableData& d = td[t];
     d.n = d.h * blowup;
     d.shift = core::lde_shift<Fp>(log_max, d.log_h);
@@ -259,7 +259,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     TableData& d = td[t];
     if (tl.interactions.empty()) continue;
     const std::string label = "logup " + tl.name;
-    const span::Span per_table(label.c_str());
+    const core::span::Span per_table(label.c_str());
     ensure(be, d.coeffs[kAux], tl.aux_width(), d.h);
     d.terminal = be.logup_columns(t, tl.fractions, d.trace, publics, alpha_lu, beta_lu, d.coeffs[kAux]);
     be.dif_coefficients(d.coeffs[kAux]);
@@ -276,7 +276,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
   const Fp3 alpha = tr.sample_constraint_alpha();
   for (size_t t = 0; t < T; ++t) {
     const std::string label = "quotient " + layout.tables[t].name;
-    const span::Span per_table(label.c_str());
+    const core::span::Span per_table(label.c_str());
     const core::TableLayout& tl = layout.tables[t];
     TableData& d = td[t];
     const Fp w_n = root_of_unity(d.log_h + lb);

@@ -17,14 +17,14 @@
 #include "reference/prove/prove.h"
 #include "reference/stark/air.h"
 #include "tools/common/files.h"
-#include "tools/span/span.h"
+#include "core/span/span.h"
 #include "tools/zkrv/commands.h"
 #include "tools/zkrv/exit_codes.h"
 
 namespace zkrv::cli {
 
 int write_spans(const std::string& dir) {
-  const std::string trace = span::chrome_trace_json(), summary = span::summary_json();
+  const std::string trace = core::span::chrome_trace_json(), summary = core::span::summary_json();
   for (const auto& [name, text] : {std::pair{std::string("trace.json"), trace}, std::pair{std::string("summary.json"), summary}}) {
     const std::vector<uint8_t> bytes(text.begin(), text.end());
     if (auto err = tools::write_file_atomic(dir + "/" + name, bytes); !err.empty()) return fail(kIoError, err);
@@ -134,11 +134,11 @@ int cmd_prove_body(const ProveArgs& a);
 int cmd_prove(const ProveArgs& a) {
   if (a.spans_dir.empty()) return cmd_prove_body(a);
   if (::access(a.spans_dir.c_str(), W_OK) != 0) return fail(kIoError, a.spans_dir + ": cannot write there (not a writable folder)");
-  span::set_enabled(true);
+  core::span::set_enabled(true);
   int rc;
   {
-    const span::Span root("zkrv prove", span::Level::kStage);
-    const span::RssSampler rss(10);
+    const core::span::Span root("zkrv prove", core::span::Level::kStage);
+    const core::span::RssSampler rss(10);
     rc = cmd_prove_body(a);
   }
   if (int err = write_spans(a.spans_dir); err != 0) return err;
@@ -157,26 +157,26 @@ int cmd_prove_body(const ProveArgs& a) {
   }
   const auto t0 = std::chrono::steady_clock::now();
   auto lap = t0;
-  uint64_t lap_ns = span::now_ns();
+  uint64_t lap_ns = core::span::now_ns();
   auto stage = [&](std::string_view name) {
     const auto now = std::chrono::steady_clock::now();
     char line[64];
     std::snprintf(line, sizeof line, "%-9s %8.2f s", std::string(name).c_str(), std::chrono::duration<double>(now - lap).count());
     progress(line);
     lap = now;
-    if (span::enabled()) span::counter("rss", {{"bytes", static_cast<double>(span::rss_bytes())}});  // at its end too
-    const uint64_t ns = span::now_ns();
-    span::complete(std::string(name), span::Level::kStage, lap_ns, ns);  // nothing unless --spans
+    if (core::span::enabled()) core::span::counter("rss", {{"bytes", static_cast<double>(core::span::rss_bytes())}});  // at its end too
+    const uint64_t ns = core::span::now_ns();
+    core::span::complete(std::string(name), core::span::Level::kStage, lap_ns, ns);  // nothing unless --spans
     lap_ns = ns;
   };
   // --spans: the bytes each live buffer of the prover holds at each stage's end, and the rest
   const auto buffers = [&](std::string_view, const std::vector<std::pair<std::string, size_t>>& live) {
-    if (!span::enabled()) return;
+    if (!core::span::enabled()) return;
     std::vector<std::pair<std::string, double>> v;
     double sum = 0;
     for (const auto& [name, bytes] : live) v.emplace_back(name, static_cast<double>(bytes)), sum += static_cast<double>(bytes);
-    v.emplace_back("unattributed", std::max(0.0, static_cast<double>(span::rss_bytes()) - sum));
-    span::counter("live buffers (bytes)", std::move(v));
+    v.emplace_back("unattributed", std::max(0.0, static_cast<double>(core::span::rss_bytes()) - sum));
+    core::span::counter("live buffers (bytes)", std::move(v));
   };
   Guest g;
   if (int err = load_guest(a.program, a.input, spec::kDefaultMaxInputBytes, g); err != 0) return err;

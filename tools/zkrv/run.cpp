@@ -10,7 +10,7 @@
 #include "optimized/exec/fast_executor.h"
 #include "reference/exec/executor.h"
 #include "tools/common/files.h"
-#include "tools/span/span.h"
+#include "core/span/span.h"
 #include "tools/zkrv/commands.h"
 #include "tools/zkrv/exit_codes.h"
 
@@ -54,7 +54,7 @@ void print_stats(std::ostream& os, const zkrv::spec::ExecResult& r, double secon
 
 int cmd_run_spanned(const RunArgs& a) {
   using namespace zkrv;
-  std::optional<span::Span> load_span(std::in_place, "load", span::Level::kStage);
+  std::optional<core::span::Span> load_span(std::in_place, "load", core::span::Level::kStage);
   Guest g;
   if (int err = load_guest(a.program, a.input, a.max_input, g); err != 0) return err;
   const std::vector<uint8_t>& input = g.input;
@@ -64,11 +64,11 @@ int cmd_run_spanned(const RunArgs& a) {
   opt.collect_stats = a.stats || a.json;
   opt.random_seed = a.seed ? *a.seed : std::random_device{}() * uint64_t{0x100000001} ^ std::random_device{}();
   const auto t0 = std::chrono::steady_clock::now();
-  std::optional<span::Span> exec_span(std::in_place, "execute", span::Level::kStage);
+  std::optional<core::span::Span> exec_span(std::in_place, "execute", core::span::Level::kStage);
   spec::ExecResult r = a.executor == "reference" ? ref::execute(g.image, input, opt) : opt::execute(g.image, input, opt);
   exec_span.reset();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  span::Span output_span("output", span::Level::kStage);
+  core::span::Span output_span("output", core::span::Level::kStage);
 
   if (!a.output.empty()) {
     if (auto err = tools::write_file_atomic(a.output, r.output); !err.empty()) return fail(cli::kIoError, err);
@@ -128,10 +128,10 @@ CLI::App* add_run(CLI::App& app, RunArgs& a) {
 
 int cmd_run(const RunArgs& a) {
   if (a.spans_dir.empty()) return cmd_run_spanned(a);
-  zkrv::span::set_enabled(true);
+  zkrv::core::span::set_enabled(true);
   int rc;
   {
-    zkrv::span::Span root("zkrv run", zkrv::span::Level::kStage);
+    zkrv::core::span::Span root("zkrv run", zkrv::core::span::Level::kStage);
     rc = cmd_run_spanned(a);
   }
   if (int err = write_spans(a.spans_dir); err != 0) return err;

@@ -1,13 +1,13 @@
 // Span tracing on a synthetic workload with a fake clock, so that nesting, self time and dark
 // time can be checked exactly; the two JSON outputs are parsed and their schemas checked.
-#include "tools/span/span.h"
+#include "core/span/span.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <thread>
 
-namespace zkrv::span {
+namespace zkrv::core::span {
 namespace {
 
 uint64_t g_time = 0;
@@ -190,4 +190,4 @@ TEST_F(SpanTest, OtherThreadsGetTheirOwnTrack) {
 }
 
 }  // namespace
-}  // namespace zkrv::span
+}  // namespace zkrv::core::span

@@ -4,15 +4,15 @@
 // "X" complete events) and as a summary: per label the call count, inclusive and self time;
 // the root's wall time; the fraction of root time that no stage covers ("dark time"); peak RSS.
 //
-//   zkrv::span::set_enabled(true);
-//   { zkrv::span::Span root("prove", zkrv::span::Level::kStage); ... }
+//   zkrv::core::span::set_enabled(true);
+//   { zkrv::core::span::Span root("prove", zkrv::core::span::Level::kStage); ... }
 //   write chrome_trace_json() and summary_json().
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace zkrv::span {
+namespace zkrv::core::span {
 
 enum class Level : uint8_t { kStage, kStep, kKernel };
 const char* level_name(Level level);
@@ -98,4 +98,4 @@ Summary summarize();
 std::string chrome_trace_json();
 std::string summary_json();
 
-}  // namespace zkrv::span
+}  // namespace zkrv::core::span

@@ -1,4 +1,4 @@
-#include "tools/span/span.h"
+#include "core/span/span.h"
 
 #include <sys/resource.h>
 
@@ -13,7 +13,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace zkrv::span {
+namespace zkrv::core::span {
 namespace {
 
 std::atomic<bool> g_enabled{false};
@@ -251,4 +251,4 @@ std::string summary_json() {
   return o;
 }
 
-}  // namespace zkrv::span
+}  // namespace zkrv::core::span
