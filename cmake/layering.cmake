@@ -4,10 +4,6 @@
 #   2. optimized/ never depends on reference/ or tools/: no target defined under optimized/
 #      links, directly or through any other target, a zkrv_ref_* target or a target defined
 #      under tools/. What both sides need lives in core/ (or spec/).
-# ZKRV_LAYERING_PENDING names the links ("from:to") that still break rule 2 while their code
-# moves into core/; the list may only shrink.
-set(ZKRV_LAYERING_PENDING
-    zkrv_opt_trace:zkrv_ref_air)  # the witness helpers and the syscall rows (reference/air/trace)
 
 # The targets `target` links, directly: LINK_LIBRARIES and INTERFACE_LINK_LIBRARIES, with
 # $<LINK_ONLY:...> unwrapped; names that are not targets are left out.
@@ -82,10 +78,8 @@ function(zkrv_check_optimized_layering)
       foreach(l ${links})
         zkrv_below_optimized_forbidden(${l} forbidden)
         if(forbidden)
-          if(NOT "${x}:${l}" IN_LIST ZKRV_LAYERING_PENDING)
-            message(FATAL_ERROR "layering: ${root} (optimized/) reaches ${l} through ${x}; optimized/ never "
-                                "depends on reference/ or tools/: move what both sides need into core/")
-          endif()
+          message(FATAL_ERROR "layering: ${root} (optimized/) reaches ${l} through ${x}; optimized/ never "
+                              "depends on reference/ or tools/: move what both sides need into core/")
         elseif(NOT l IN_LIST seen)
           list(APPEND seen ${l})
           list(APPEND stack ${l})

@@ -13,10 +13,10 @@
 
 #include "air_columns.h"
 #include "core/air/layout.h"
+#include "core/air/witness.h"
 #include "core/assert.h"
 #include "optimized/common/parallel.h"
 #include "optimized/exec/fast_executor.h"
-#include "reference/air/trace.h"
 #include "spec/air/embedded.h"
 
 namespace zkrv::opt::trace {
@@ -242,7 +242,7 @@ static_assert(C::cpu::f_lui != 0);
 // file's replay (values and timestamps), and the syscall table's rows.
 class CpuStream {
  public:
-  CpuStream(Table& cpu, ref::air::TraceTable& sys, uint64_t cycles) : cpu_(cpu), sys_(sys), cycles_(cycles) {}
+  CpuStream(Table& cpu, core::TraceTable& sys, uint64_t cycles) : cpu_(cpu), sys_(sys), cycles_(cycles) {}
   void step(const spec::StepRecord& s) {
     const size_t i = next_++;
     ZKRV_ASSERT(s.cycle == i && i < cycles_, "trace builder: the executor's steps are out of order");
@@ -273,7 +273,7 @@ class CpuStream {
     access(wr, 4 * i + 3, C::cpu::d_prev_ts, C::cpu::d_dt0);
     reg_val_[wr] = now;
     if (ecall && !last) {  // the syscall table's row: a1 and a2 read at 4 clk + 1 (spec/tables/syscall.md)
-      ref::air::push_syscall_row(sys_, 4 * i + 1, a_val, b_val, now, reg_val_[11], reg_val_[12], reg_ts_[11], reg_ts_[12]);
+      core::push_syscall_row(sys_, 4 * i + 1, a_val, b_val, now, reg_val_[11], reg_val_[12], reg_ts_[11], reg_ts_[12]);
       reg_ts_[11] = reg_ts_[12] = 4 * i + 1;
     }
   }
@@ -283,7 +283,7 @@ class CpuStream {
 
  private:
   Table& cpu_;
-  ref::air::TraceTable& sys_;
+  core::TraceTable& sys_;
   const uint64_t cycles_;
   size_t next_ = 0;
   std::array<uint64_t, 32> reg_val_{}, reg_ts_{};
@@ -367,7 +367,7 @@ void cpu_row(Table& c, size_t i, uint64_t cycles, const Rom& rom, Failure& fail)
   }
   // the ALU: operation, second operand, result (checked against the executor's)
   if (opcode == 0x33 || opcode == 0x13 || opcode == 0x3b || opcode == 0x1b || opcode == 0x63) {
-    const auto res = ref::air::alu_result(aop, a_val, opb);
+    const auto res = core::alu_result(aop, a_val, opb);
     if (!res) return fail.set(i, false, "trace holds a reserved ALU or branch encoding");
     const uint64_t imm_b = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(
                                ((insn >> 31) << 12) | (((insn >> 7) & 1) << 11) | (((insn >> 25) & 63) << 5) |
@@ -465,7 +465,7 @@ const std::array<OpInfo, 128>& op_table() {
   static const std::array<OpInfo, 128> ops = [] {
     std::array<OpInfo, 128> o{};
     const auto& sp = spec::air::embedded_spec();
-    for (const auto& op : ref::air::alu_ops()) {
+    for (const auto& op : core::alu_ops()) {
       const std::string t = op.table;
       const Dest d = t == "alu" ? kAlu : t == "mul" ? kMul : t == "shift" ? kShift : kDiv;
       const int sel = sp.table(t)->column_index(op.sel);
@@ -479,7 +479,7 @@ const std::array<OpInfo, 128>& op_table() {
 
 // A mul row proving `code` on a and b (the true result): ref::air::make_mul_row.
 void mul_row(Table& t, size_t r, uint64_t code, uint64_t a, uint64_t b) {
-  const uint64_t res = ref::air::alu_result(code, a, b).value();
+  const uint64_t res = core::alu_result(code, a, b).value();
   t.set(C::mul::op, r, code);
   t.limbs(C::mul::a0, r, a), t.limbs(C::mul::b0, r, b), t.limbs(C::mul::r0, r, res);
   t.set(op_table()[code].sel, r, 1);
@@ -519,7 +519,7 @@ uint64_t limb_sum(uint64_t v) { return (v & 0xffff) + ((v >> 16) & 0xffff) + ((v
 
 // A div row (ref::air::fill_div_witness, fill_div_bound) and the two mul rows it asks for.
 void div_row(Table& t, size_t r, uint64_t code, uint64_t a, uint64_t b, Table& mul, size_t mr) {
-  const ref::air::DivCore core = ref::air::div_core(code, a, b);
+  const core::DivCore core = core::div_core(code, a, b);
   const bool sg = code == 36 || code == 38 || code == 52 || code == 54;
   const Fp k16 = Fp::from_u64(65536);
   t.set(C::div::sa31, r, core.sa31);
@@ -535,7 +535,7 @@ void div_row(Table& t, size_t r, uint64_t code, uint64_t a, uint64_t b, Table& m
   const uint64_t hop = sg ? 33 : 35;
   t.set(C::div::hop, r, hop);
   mul_row(mul, mr, 32, q, y), mul_row(mul, mr + 1, hop, q, y);
-  const uint64_t l = ref::air::alu_result(32, q, y).value(), h = ref::air::alu_result(hop, q, y).value();
+  const uint64_t l = core::alu_result(32, q, y).value(), h = core::alu_result(hop, q, y).value();
   t.limbs(C::div::l0, r, l), t.limbs(C::div::h0, r, h);
   uint64_t carry = 0;
   for (size_t k = 0; k < 4; ++k) {
@@ -590,7 +590,7 @@ void shift_row(Table& t, size_t r, uint64_t code, uint64_t a, uint64_t b, Table&
   t.set(C::shift::rop, r, rop);
   t.limbs(C::shift::q0, r, q), t.limbs(C::shift::x0, r, x);
   mul_row(mul, mr, rop, x, q);
-  t.limbs(C::shift::y0, r, ref::air::alu_result(rop, x, q).value());
+  t.limbs(C::shift::y0, r, core::alu_result(rop, x, q).value());
   const uint64_t r1 = t.get(C::shift::r1, r), w = r1 >> 15;
   t.set(C::shift::w, r, w), t.set(C::shift::wh, r, 2 * r1 - 65536 * w);
 }
@@ -804,7 +804,7 @@ void count_lookups(std::vector<TableColumns>& tables, const std::vector<Fp>& pub
 }
 
 // A table the reference builder keeps row by row (the small syscall table), column-major.
-TableColumns from_rows(const ref::air::TraceTable& tt, size_t table) {
+TableColumns from_rows(const core::TraceTable& tt, size_t table) {
   const auto& cols = spec::air::embedded_spec().tables.at(table).columns;
   Table t(cols.size(), tt.height());
   for (size_t c = 0; c < cols.size(); ++c) {
@@ -846,7 +846,7 @@ BuiltTrace build_trace(const spec::ProgramImage& image, std::span<const uint8_t>
   // cpu: one row per cycle; the register replay as the steps arrive, the rest in parallel
   Table cpu(C::cpu::width, padded_height(cycles, 2));
   for (size_t i = 0; i < cpu.t.height; ++i) cpu.set(C::cpu::clk, i, i), cpu.set(C::cpu::wr_zero, i, 1);
-  ref::air::TraceTable sys = ref::air::syscall_table_shape();
+  core::TraceTable sys = core::syscall_table_shape();
   CpuStream stream(cpu, sys, cycles);
   o.trace = true;
   o.trace_sink = [&](std::span<const spec::StepRecord> steps) {
@@ -912,7 +912,7 @@ BuiltTrace build_trace(const spec::ProgramImage& image, std::span<const uint8_t>
     tables[C::table::regs] = std::move(regs.t);
   }
   sys.rows.resize(padded_height(sys.rows.size(), 2), std::vector<uint64_t>(sys.columns.size(), 0));
-  ref::air::fill_syscall_witness(sys);
+  core::fill_syscall_witness<Fp>(sys);
   tables[C::table::syscall] = from_rows(sys, C::table::syscall);
   tables[C::table::cpu] = std::move(cpu.t);
   tables[C::table::io] = std::move(io.t);

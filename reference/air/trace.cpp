@@ -11,11 +11,6 @@
 
 namespace zkrv::ref::air {
 
-size_t TraceTable::col(const std::string& column) const {
-  for (size_t i = 0; i < columns.size(); ++i)
-    if (columns[i] == column) return i;
-  throw std::out_of_range("table " + name + " has no column " + column);
-}
 TraceTable& AirTrace::table(const std::string& n) {
   for (auto& t : tables)
     if (t.name == n) return t;
@@ -37,16 +32,6 @@ const std::map<uint32_t, std::string> kOpcodeFlags = {
     {0x03, "f_load"},  {0x23, "f_store"}, {0x13, "f_opimm"}, {0x33, "f_op"},     {0x1b, "f_opimm32"},
     {0x3b, "f_op32"},  {0x73, "f_system"}, {0x0f, "f_fence"}};
 
-const AluOp kAluOps[] = {
-    {0, "s_add", "alu"},        {8, "s_sub", "alu"},        {16, "s_addw", "alu"},      {24, "s_subw", "alu"},
-    {2, "s_slt", "alu"},        {3, "s_sltu", "alu"},       {4, "s_xor", "alu"},        {6, "s_or", "alu"},
-    {7, "s_and", "alu"},        {64, "s_beq", "alu"},       {65, "s_bne", "alu"},       {68, "s_blt", "alu"},
-    {69, "s_bge", "alu"},       {70, "s_bltu", "alu"},      {71, "s_bgeu", "alu"},      {32, "s_mul", "mul"},
-    {33, "s_mulh", "mul"},      {34, "s_mulhsu", "mul"},    {35, "s_mulhu", "mul"},     {48, "s_mulw", "mul"},
-    {1, "s_sll", "shift"},  {5, "s_srl", "shift"},  {13, "s_sra", "shift"}, {17, "s_sllw", "shift"},
-    {21, "s_srlw", "shift"}, {29, "s_sraw", "shift"}, {36, "s_div", "div"}, {37, "s_divu", "div"},
-    {38, "s_rem", "div"}, {39, "s_remu", "div"}, {52, "s_divw", "div"}, {53, "s_divuw", "div"},
-    {54, "s_remw", "div"}, {55, "s_remuw", "div"}};
 
 using spec::sext32;
 
@@ -54,7 +39,7 @@ TraceTable alu_table_shape(const std::string& name) {
   TraceTable t{name, {"op"}, {}};
   for (const char* v : {"a", "b", "r"})
     for (int k = 0; k < 4; ++k) t.columns.push_back(v + std::to_string(k));
-  for (const AluOp& o : kAluOps)
+  for (const AluOp& o : alu_ops())
     if (o.table == name) t.columns.push_back(o.sel);
   auto add = [&](const char* v, int n) {
     for (int k = 0; k < n; ++k) t.columns.push_back(v + std::to_string(k));
@@ -123,58 +108,6 @@ void fill_mul_row(const TraceTable& t, std::vector<uint64_t>& row, uint64_t code
 
 }  // namespace
 
-std::span<const AluOp> alu_ops() { return kAluOps; }
-const AluOp* find_op(uint64_t code) {
-  for (const AluOp& o : kAluOps)
-    if (o.code == code) return &o;
-  return nullptr;
-}
-
-std::optional<uint64_t> alu_result(uint64_t op, uint64_t a, uint64_t b) {
-  using i64 = int64_t;
-  using u128 = unsigned __int128;
-  using i128 = __int128;
-  const i64 sa = static_cast<i64>(a), sb = static_cast<i64>(b);
-  const int32_t wa = static_cast<int32_t>(a), wb = static_cast<int32_t>(b);
-  const uint32_t ua = static_cast<uint32_t>(a), ub = static_cast<uint32_t>(b);
-  switch (op) {
-    case 0: return a + b;
-    case 8: return a - b;
-    case 16: return sext32(a + b);
-    case 24: return sext32(a - b);
-    case 2: return sa < sb ? 1 : 0;
-    case 3: return a < b ? 1 : 0;
-    case 4: return a ^ b;
-    case 6: return a | b;
-    case 7: return a & b;
-    case 64: return a == b ? 1 : 0;
-    case 65: return a != b ? 1 : 0;
-    case 68: return sa < sb ? 1 : 0;
-    case 69: return sa >= sb ? 1 : 0;
-    case 70: return a < b ? 1 : 0;
-    case 71: return a >= b ? 1 : 0;
-    case 1: return a << (b & 63);
-    case 5: return a >> (b & 63);
-    case 13: return static_cast<uint64_t>(sa >> (b & 63));
-    case 17: return sext32(ua << (b & 31));
-    case 21: return sext32(ua >> (b & 31));
-    case 29: return sext32(static_cast<uint32_t>(wa >> (b & 31)));
-    case 32: return a * b;
-    case 33: return static_cast<uint64_t>(static_cast<u128>(static_cast<i128>(sa) * static_cast<i128>(sb)) >> 64);
-    case 34: return static_cast<uint64_t>(static_cast<u128>(static_cast<i128>(sa) * static_cast<i128>(static_cast<u128>(b))) >> 64);
-    case 35: return static_cast<uint64_t>((static_cast<u128>(a) * b) >> 64);
-    case 36: return b == 0 ? ~uint64_t{0} : (sa == INT64_MIN && sb == -1) ? a : static_cast<uint64_t>(sa / sb);
-    case 37: return b == 0 ? ~uint64_t{0} : a / b;
-    case 38: return b == 0 ? a : (sa == INT64_MIN && sb == -1) ? 0 : static_cast<uint64_t>(sa % sb);
-    case 39: return b == 0 ? a : a % b;
-    case 48: return sext32(a * b);
-    case 52: return wb == 0 ? ~uint64_t{0} : (wa == INT32_MIN && wb == -1) ? sext32(ua) : sext32(static_cast<uint32_t>(wa / wb));
-    case 53: return ub == 0 ? ~uint64_t{0} : sext32(ua / ub);
-    case 54: return wb == 0 ? sext32(ua) : (wa == INT32_MIN && wb == -1) ? 0 : sext32(static_cast<uint32_t>(wa % wb));
-    case 55: return ub == 0 ? sext32(ua) : sext32(ua % ub);
-    default: return std::nullopt;
-  }
-}
 
 void derive_alu_operands(TraceTable& cpu, size_t r) {
   auto& row = cpu.rows[r];
@@ -200,17 +133,6 @@ void derive_alu_operands(TraceTable& cpu, size_t r) {
   }
 }
 
-DivCore div_core(uint64_t code, uint64_t a, uint64_t b) {
-  const bool word = code >= 52, sg = code == 36 || code == 38 || code == 52 || code == 54;
-  DivCore c;
-  c.sa31 = (a >> 31) & 1, c.sb31 = (b >> 31) & 1;
-  c.x = !word ? a : sg ? sext32(a) : (a & 0xffffffffull);
-  c.y = !word ? b : sg ? sext32(b) : (b & 0xffffffffull);
-  // the 64-bit division of x by y (the W forms' results are the low 32 bits of these)
-  c.q = alu_result(sg ? 36 : 37, c.x, c.y).value();
-  c.m = alu_result(sg ? 38 : 39, c.x, c.y).value();
-  return c;
-}
 
 void fill_div_witness(const TraceTable& t, std::vector<uint64_t>& row, uint64_t code, const DivCore& core,
                       const std::function<uint64_t(uint64_t, uint64_t, uint64_t)>& ask) {
@@ -276,99 +198,9 @@ void fill_div_bound(const TraceTable& t, std::vector<uint64_t>& row) {
   }
 }
 
-TraceTable syscall_table_shape() {
-  TraceTable t{"syscall", {"is_real", "ts"}, {}};
-  for (const char* v : {"n", "f", "r", "b", "c"})
-    for (int k = 0; k < 4; ++k) t.columns.push_back(v + std::to_string(k));
-  for (const char* c : {"bp", "bd0", "bd1", "cp", "cd0", "cd1", "k_read", "k_write", "k_random", "k_scope", "k_other", "big",
-                        "biginv", "p1", "p2", "p3", "p4", "pinv", "ob", "fz", "fzinv", "fw", "fo", "foinv", "g_in", "g_bad",
-                        "g_out", "d0", "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv", "eof", "out1", "mv", "mvz", "mvinv", "opos",
-                        "ostart", "tg0", "tg1"})
-    t.columns.push_back(c);
-  return t;
-}
 
-void push_syscall_row(TraceTable& sys, uint64_t ts, uint64_t n, uint64_t f, uint64_t r, uint64_t b, uint64_t c,
-                      uint64_t bp, uint64_t cp) {
-  std::vector<uint64_t> srow(sys.columns.size(), 0);
-  auto put = [&](const char* v, uint64_t x) {
-    for (int k = 0; k < 4; ++k) srow[sys.col(v + std::to_string(k))] = (x >> (16 * k)) & 0xffff;
-  };
-  srow[sys.col("is_real")] = 1, srow[sys.col("ts")] = ts;
-  put("n", n), put("f", f), put("r", r), put("b", b), put("c", c);
-  srow[sys.col("bp")] = bp, srow[sys.col("cp")] = cp;
-  sys.rows.push_back(std::move(srow));
-}
 
-void fill_syscall_witness(TraceTable& t, bool keep_kinds) {
-  const Fp k16 = Fp::from_u64(65536);
-  uint64_t eof = 0, opos = 0;
-  for (size_t i = 0; i < t.height(); ++i) {
-    auto& row = t.rows[i];
-    auto set = [&](const char* c, uint64_t v) { row[t.col(c)] = v; };
-    auto get = [&](const std::string& c) { return row[t.col(c)]; };
-    auto value = [&](const char* v) {
-      uint64_t x = 0;
-      for (int k = 0; k < 4; ++k) x |= (get(v + std::to_string(k)) & 0xffff) << (16 * k);
-      return x;
-    };
-    const std::array<uint64_t, 5> kinds = {get("k_read"), get("k_write"), get("k_random"), get("k_scope"), get("k_other")};
-    for (const char* c : {"bd0", "bd1", "cd0", "cd1", "k_read", "k_write", "k_random", "k_scope", "k_other", "big", "biginv", "p1",
-                          "p2", "p3", "p4", "pinv", "ob", "fz", "fzinv", "fw", "fo", "foinv", "g_in", "g_bad", "g_out", "d0",
-                          "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv", "eof", "out1", "mv", "mvz", "mvinv", "opos",
-                          "ostart", "tg0", "tg1"})
-      set(c, 0);
-    if (!get("is_real")) continue;
-    const uint64_t ts = get("ts"), n = value("n"), fd = value("f"), res = value("r"), count = value("c");
-    const uint64_t bgap = ts - get("bp") - 1, cgap = ts - get("cp") - 1;
-    set("bd0", bgap & 0xffff), set("bd1", (bgap >> 16)), set("cd0", cgap & 0xffff), set("cd1", (cgap >> 16));
-    bool k_read = n == 63, k_write = n == 64, k_random = n == 0x5A000, k_scope = n == 0x5A001 || n == 0x5A002;
-    bool k_other = !(k_read || k_write || k_random || k_scope);
-    if (keep_kinds) k_read = kinds[0], k_write = kinds[1], k_random = kinds[2], k_scope = kinds[3], k_other = kinds[4];
-    set("k_read", k_read), set("k_write", k_write), set("k_random", k_random), set("k_scope", k_scope), set("k_other", k_other);
-    const uint64_t high = get("n2") + get("n3");
-    set("big", high != 0), set("biginv", high ? Fp::from_u64(high).inverse().value() : 0);
-    const Fp nl = Fp::from_u64(get("n0")) + k16 * Fp::from_u64(get("n1"));
-    const Fp p1 = (nl - Fp::from_u64(63)) * (nl - Fp::from_u64(64)), p2 = p1 * (nl - Fp::from_u64(0x5A000)),
-             p3 = p2 * (nl - Fp::from_u64(0x5A001)), p4 = p3 * (nl - Fp::from_u64(0x5A002));
-    set("p1", p1.value()), set("p2", p2.value()), set("p3", p3.value()), set("p4", p4.value());
-    const bool ob = k_other && high == 0;
-    set("ob", ob), set("pinv", ob ? p4.inverse().value() : 0);
-    const uint64_t fsum = get("f0") + get("f1") + get("f2") + get("f3");
-    set("fz", fsum == 0), set("fzinv", fsum ? Fp::from_u64(fsum).inverse().value() : 0);
-    const Fp f0 = Fp::from_u64(get("f0"));
-    const Fp fw = (f0 - Fp::from_u64(1)) * (f0 - Fp::from_u64(2)) + Fp::from_u64(4294967296) * Fp::from_u64(get("f1") + get("f2") + get("f3"));
-    set("fw", fw.value()), set("fo", fw.value() == 0), set("foinv", fw.value() ? fw.inverse().value() : 0);
-    const bool g_in = k_read && fd == 0, g_out = k_write && (fd == 1 || fd == 2);
-    set("g_in", g_in), set("g_out", g_out), set("g_bad", (k_read && fd != 0) || (k_write && !(fd == 1 || fd == 2)));
-    uint64_t dsum = 0;
-    if (g_in) {  // r + d = a2 (d = a2 - r, which a read's count never exceeds)
-      const uint64_t d = count - res;
-      uint64_t carry = 0;
-      for (int k = 0; k < 4; ++k) {
-        const uint64_t dk = (d >> (16 * k)) & 0xffff, sum = ((res >> (16 * k)) & 0xffff) + dk + carry;
-        row[t.col("d" + std::to_string(k))] = dk;
-        dsum += dk;
-        carry = sum >> 16;
-        if (k < 3) row[t.col("e" + std::to_string(k))] = carry;
-      }
-    }
-    set("short", dsum != 0), set("shinv", dsum ? Fp::from_u64(dsum).inverse().value() : 0);
-    set("eof", eof);
-    eof = eof | (dsum != 0);
-    // the bytes moved (io groups) and the public output's length so far
-    const bool out1 = g_out && fd == 1;
-    const Fp mv = Fp::from_u64(g_in) * (Fp::from_u64(get("r0")) + k16 * Fp::from_u64(get("r1"))) +
-                  Fp::from_u64(g_out) * (Fp::from_u64(get("c0")) + k16 * Fp::from_u64(get("c1")));
-    set("out1", out1), set("mv", mv.value()), set("mvz", mv.value() != 0), set("mvinv", mv.value() ? mv.inverse().value() : 0);
-    set("opos", opos), set("ostart", out1 ? opos : 0);
-    if (out1) opos = (Fp::from_u64(opos) + mv).value();
-    if (i + 1 < t.height() && t.rows[i + 1][t.col("is_real")]) {
-      const uint64_t gap = t.rows[i + 1][t.col("ts")] - ts - 1;
-      set("tg0", gap & 0xffff), set("tg1", (gap >> 16));
-    }
-  }
-}
+void fill_syscall_witness(TraceTable& syscall, bool keep_kinds) { core::fill_syscall_witness<Fp>(syscall, keep_kinds); }
 
 std::vector<uint64_t> make_mul_row(const TraceTable& mul, uint64_t code, uint64_t a, uint64_t b) {
   std::vector<uint64_t> row(mul.columns.size(), 0);

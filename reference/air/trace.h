@@ -11,17 +11,21 @@
 #include <string>
 #include <vector>
 
+#include "core/air/witness.h"
 #include "spec/isa.h"
 
 namespace zkrv::ref::air {
 
-struct TraceTable {
-  std::string name;
-  std::vector<std::string> columns;
-  std::vector<std::vector<uint64_t>> rows;
-  size_t col(const std::string& column) const;  // throws std::out_of_range for an unknown name
-  size_t height() const { return rows.size(); }
-};
+// What both trace builders compute alike (core/air/witness).
+using core::alu_ops;
+using core::alu_result;
+using core::AluOp;
+using core::div_core;
+using core::DivCore;
+using core::find_op;
+using core::push_syscall_row;
+using core::syscall_table_shape;
+using core::TraceTable;
 
 struct AirTrace {
   // in spec order: alu, and8, byte, cpu, div, image, io, mem, mul, pow2, program, range16, regs,
@@ -39,18 +43,6 @@ AirTrace build_trace(const spec::ProgramImage& image, const spec::ExecResult& ru
 // The steps of build_trace that derive columns from others; tests that tamper with a trace call
 // them to rebuild everything downstream of their change, as a cheating prover would.
 //
-// The operation codes of spec/tables/alu.md, with their selector columns and receiving tables.
-struct AluOp {
-  uint64_t code;
-  const char* sel;
-  const char* table;  // the table that receives it: alu, mul, shift or div
-};
-std::span<const AluOp> alu_ops();
-const AluOp* find_op(uint64_t code);  // nullptr for a code no table receives
-
-// The result of ALU operation `op` (spec/tables/alu.md codes)
-// on a and b; a branch's condition as 0 or 1. nullopt for a code no table receives.
-std::optional<uint64_t> alu_result(uint64_t op, uint64_t a, uint64_t b);
 // The cpu row's sh, sr, alt, aop and opb0..3, from its bits, flags and b_v* by the spec's
 // defining formulas (field arithmetic, so non-bit values propagate as the constraints see them).
 void derive_alu_operands(TraceTable& cpu, size_t row);
@@ -62,13 +54,6 @@ void fill_alu_tables(AirTrace& trace);
 // A row of the mul table (its columns as `mul` has them) proving operation `code` (32..35, 48) on
 // a and b with the true result.
 std::vector<uint64_t> make_mul_row(const TraceTable& mul, uint64_t code, uint64_t a, uint64_t b);
-// The core values of a div row (spec/tables/div.md): bit 31 of a and of b, the operands x and y
-// as the operation extends them, the quotient q and the remainder m.
-struct DivCore {
-  uint64_t sa31 = 0, sb31 = 0, x = 0, y = 0, q = 0, m = 0;
-};
-// The true core of operation `code` (36..39, 52..55) on a and b.
-DivCore div_core(uint64_t code, uint64_t a, uint64_t b);
 // A div row's witnesses from a core, which may be forged (its op, a*, b*, r* and selector are
 // already set): everything else follows from the core as the spec defines it. The products q y
 // are asked of `ask(code, q, y)`, which returns their results (the trace builder adds mul rows).
@@ -76,16 +61,7 @@ void fill_div_witness(const TraceTable& div, std::vector<uint64_t>& row, uint64_
                       const std::function<uint64_t(uint64_t, uint64_t, uint64_t)>& ask);
 // A div row's bound witnesses (t*, e*) from its |m| and |y| columns: |m| + t + 1 = |y| mod 2^64.
 void fill_div_bound(const TraceTable& div, std::vector<uint64_t>& row);
-// The syscall table's columns (spec/tables/syscall.md), and its witnesses recomputed from each
-// row's is_real, ts, n*, f*, r*, b*, c*, bp and cp (register gaps, kind, fd tests, the count
-// bound of reads from the input, eof, the order gaps), as the spec defines them. keep_kinds: the
-// rows' k_* columns stay as they are (tests: an ecall claimed as another kind) instead of being
-// decided by a7.
-TraceTable syscall_table_shape();
-// Appends a real syscall row (is_real, ts, n*, f*, r*, b*, c*, bp, cp); the rest is zero until
-// fill_syscall_witness. Both trace builders call it at an ecall that is not the exit.
-void push_syscall_row(TraceTable& syscall, uint64_t ts, uint64_t n, uint64_t f, uint64_t r, uint64_t b, uint64_t c,
-                      uint64_t bp, uint64_t cp);
+// The syscall table's witnesses (core::fill_syscall_witness over ref::Fp).
 void fill_syscall_witness(TraceTable& syscall, bool keep_kinds = false);
 // The memory argument replayed from the accesses the trace claims: the cpu rows' active bytes
 // (mo*, the address s0 + 65536 s1, a store's new bytes mn*) and the io rows (ts, addr, new), in
