@@ -75,7 +75,7 @@ struct Options {
   // send (byte, range16, ...) has a nonzero multiplicity there (a row with none, such as a padding
   // row, is read by nothing, and its columns need not be determined)
   bool interacting = false;
-  // the uniqueness question column by column at once (solve.cpp, unique_by_steps), which it
+  // the uniqueness question column by column at once (unique_columns.cpp), which it
   // otherwise asks only where the whole rows give no answer: each column from the constraints and
   // interactions that name it, given those shown equal; columns left are asked alone for a
   // second witness that differs only there
@@ -133,7 +133,7 @@ Answer descent_implied(const spec::air::Spec& spec, const std::string& table, co
 //   and M is a chain bus: every multiplicity on it is a non-negative integer; its token pairs,
 //   in all tables, number fewer than p / 2^56 per row; at most one of its sends is in no pair,
 //   and that one is ordered with field 0 alone. Then the tokens of one key form one chain from
-//   that send, with strictly increasing timestamps (solve.cpp, before once_implied, has the
+//   that send, with strictly increasing timestamps (once.cpp, before once_implied, has the
 //   argument), so no two rows where m is not 0 receive one tuple.
 //   F   a row where m is 0 or 1 satisfies C.
 // An interaction J of table U is ordered, with equal fields F (all of J's, or field 0 alone), by
@@ -192,7 +192,7 @@ struct Uniqueness {
 };
 Uniqueness unique(const spec::air::Spec& spec, const std::string& table, const Options& options);
 
-// The difference step's field elimination (solve.cpp): given exact linear equations
+// The difference step's field elimination (unique_differences.cpp): given exact linear equations
 // sum a_v d_v = 0 (mod p), each a map from a variable to its coefficient, with |d_v| < bound(v)
 // (p or more: no bound), the consequences in which no unbounded variable is left, found by
 // solving for each such variable in the equation that names it with the smallest coefficient
