@@ -94,7 +94,8 @@ F fri_point(unsigned log_n, size_t pos, unsigned folds) {
 // A typed FRI rejection: which check, which layer (1-based for committed layers; 0 for the layer
 // count) and query (for kFold and kFinal), and the values compared where they say more than `what`.
 struct FriRejection {
-  enum class Kind { kLayerCount, kRowCount, kRowWidth, kNonCanonical, kMerkle, kFold, kFinal };
+  // kPow only outside a proof (core/fri/alone.h): in a proof the nonce is the verifier's pow stage.
+  enum class Kind { kLayerCount, kRowCount, kRowWidth, kNonCanonical, kMerkle, kFold, kFinal, kPow };
   Kind kind;
   unsigned layer = 0;
   size_t query = 0;

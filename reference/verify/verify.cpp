@@ -442,6 +442,7 @@ Check fri_check(core::FriRejection::Kind k) {
     case K::kMerkle: return Check::kFriLayerMerkle;
     case K::kFold: return Check::kFriFold;
     case K::kFinal: return Check::kFriFinal;
+    case K::kPow: return Check::kPow;  // FriVerifier never gives it (the pow stage comes first)
   }
   return Check::kFriFold;
 }

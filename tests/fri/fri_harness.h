@@ -1,15 +1,14 @@
 #pragma once
 // The multi-height FRI on its own, for tests: low-degree DEEP-like codewords of several heights
-// on their LDE cosets, a proof through either prover under a FRI-only transcript
-// (core::StarkTranscript::FriOnly), and the verifier's side (core::FriVerifier with the reference
-// Merkle checks), given the codewords as the verifier's own DEEP values.
+// on their LDE cosets, a proof through either prover and the verifier's verdict (core/fri/alone.h,
+// with the reference Merkle checks), given the codewords as the verifier's own DEEP values.
 
 #include <map>
 #include <optional>
 #include <random>
-#include <stdexcept>
 #include <vector>
 
+#include "core/fri/alone.h"
 #include "core/fri/fri.h"
 #include "core/stark/domains.h"
 #include "core/stark/transcript.h"
@@ -59,26 +58,13 @@ inline core::FriShape shape_of(const std::map<unsigned, std::vector<Fp3>>& deep,
   return core::fri_shape(o, heights);
 }
 
-struct Proof {
-  std::vector<spec::Digest> roots;
-  std::vector<spec::Fp3Raw> final_poly;
-  uint64_t nonce = 0;
-  std::vector<spec::FriLayerOpening> openings;
-  friend bool operator==(const Proof&, const Proof&) = default;
-};
+using Proof = core::FriAloneProof;
 
 // A proof by `prover` (ref::FriProver or opt::FriProver) under a FRI-only transcript of type Tr;
 // `grind` passes the transcript's grinding options (threads for opt::Transcript).
 template <class Tr, class Prover, class... G>
 Proof prove(Prover& prover, const core::FriShape& shape, const spec::StarkOptions& o, G... grind) {
-  core::StarkTranscript<Tr> tr{typename core::StarkTranscript<Tr>::FriOnly{}};
-  tr.fri_commit(shape, prover);
-  Proof p;
-  p.roots = prover.roots();
-  p.final_poly = prover.final_poly();
-  p.nonce = tr.grind(o.pow_bits, grind...);
-  p.openings = prover.open(tr.sample_queries(o.num_queries, shape.half(0)));
-  return p;
+  return core::fri_prove_alone<Tr>(prover, shape, o, grind...);
 }
 inline Proof prove_ref(const std::map<unsigned, std::vector<Fp3>>& deep, const spec::StarkOptions& o) {
   ref::FriProver prover(deep, o.log_blowup);
@@ -88,31 +74,14 @@ inline Proof prove_ref(const std::map<unsigned, std::vector<Fp3>>& deep, const s
 // The verifier's verdict on `p`, with `deep` as its own DEEP values; nullopt: accepted.
 inline std::optional<core::FriRejection> verify(const std::map<unsigned, std::vector<Fp3>>& deep,
                                                  const spec::StarkOptions& o, const Proof& p) {
-  const core::FriShape shape = shape_of(deep, o);
-  if (p.roots.size() + 1 != shape.rounds || p.final_poly.size() != (size_t{1} << shape.log_final))
-    return core::FriRejection{core::FriRejection::Kind::kLayerCount, 0, 0, "wrong number of roots or final coefficients"};
-  core::StarkTranscript<ref::Transcript> tr{core::StarkTranscript<ref::Transcript>::FriOnly{}};
-  struct {
-    const Proof& p;
-    spec::Digest commit(unsigned l) const { return p.roots[l - 1]; }
-    void fold(unsigned, const Fp3&, const std::optional<Fp3>&) const {}
-    const std::vector<spec::Fp3Raw>& final_poly() const { return p.final_poly; }
-  } layers{p};
-  const auto ch = tr.fri_commit(shape, layers);
-  // The nonce is the verifier's pow stage, not FRI's; no test here tampers it.
-  if (!tr.check_pow(o.pow_bits, p.nonce)) throw std::runtime_error("proof-of-work nonce invalid");
-  core::FriVerifier<Fp3> v(shape, ch, tr.sample_queries(o.num_queries, shape.half(0)));
-  if (auto e = v.check_layers(p.openings, [&](unsigned l, unsigned log_leaves, const std::vector<size_t>& leaves,
-                                              const std::vector<ref::Row>& rows, const std::vector<spec::Digest>& path)
-                                  -> std::optional<std::string> {
+  return core::fri_verify_alone<ref::Transcript>(
+      shape_of(deep, o), o, p,
+      [&](unsigned l, unsigned log_leaves, const std::vector<size_t>& leaves, const std::vector<ref::Row>& rows,
+          const std::vector<spec::Digest>& path) -> std::optional<std::string> {
         if (auto m = ref::merkle_verify_batch(p.roots[l - 1], log_leaves, leaves, rows, path)) return m->what;
         return std::nullopt;
-      }))
-    return e;
-  for (size_t qi = 0; qi < o.num_queries; ++qi)
-    if (auto e = v.check_query(qi, p.final_poly, [&](unsigned log_h, size_t pos) { return deep.at(log_h).at(pos); }))
-      return e;
-  return std::nullopt;
+      },
+      [&](unsigned log_h, size_t pos) { return deep.at(log_h).at(pos); });
 }
 
 }  // namespace zkrv::fri_harness

@@ -12,8 +12,8 @@
 #include <random>
 #include <vector>
 
+#include "core/fri/alone.h"
 #include "core/fri/fri.h"
-#include "core/stark/transcript.h"
 #include "optimized/air/air_eval.h"
 #include "optimized/fri/fri.h"
 #include "optimized/hash/keccak.h"
@@ -227,22 +227,12 @@ std::map<unsigned, std::vector<opt::Fp3>> fri_input() {
 core::FriShape fri_shape() {
   return core::fri_shape(fri_options(), {static_cast<uint8_t>(kFriLogDegree), static_cast<uint8_t>(kFriLogSmaller)});
 }
-struct FriRun {
-  std::vector<spec::Digest> roots;
-  std::vector<spec::Fp3Raw> final_poly;
-  uint64_t nonce;
-  std::vector<spec::FriLayerOpening> openings;
-};
-FriRun fri_prove(const std::map<unsigned, std::vector<opt::Fp3>>& in, unsigned threads) {
+core::FriAloneProof fri_prove(const std::map<unsigned, std::vector<opt::Fp3>>& in, unsigned threads) {
   auto be = opt::make_cpu_backend(threads);
   std::map<unsigned, opt::Buffer<opt::Fp3>> deep;
   for (const auto& [lh, e] : in) deep[lh] = be->upload<opt::Fp3>(e);
   opt::FriProver prover(*be, std::move(deep), fri_options().log_blowup);
-  core::StarkTranscript<opt::Transcript> tr{core::StarkTranscript<opt::Transcript>::FriOnly{}};
-  tr.fri_commit(fri_shape(), prover);
-  FriRun r{prover.roots(), prover.final_poly(), tr.grind(fri_options().pow_bits, threads), {}};
-  r.openings = prover.open(tr.sample_queries(fri_options().num_queries, fri_shape().half(0)));
-  return r;
+  return core::fri_prove_alone<opt::Transcript>(prover, fri_shape(), fri_options(), threads);
 }
 
 void BM_FriProve(benchmark::State& state) {
@@ -259,34 +249,23 @@ BENCHMARK(BM_FriProve)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMil
 // (the DEEP values it would compute from the trace openings are read from the input here).
 void BM_FriVerify(benchmark::State& state) {
   const auto in = fri_input();
-  const FriRun run = fri_prove(in, 0);
+  const core::FriAloneProof run = fri_prove(in, 0);
   const auto o = fri_options();
   size_t bytes = 0;
   for (const auto& op : run.openings) bytes += op.rows.size() * 48 + op.merkle_proof.size() * 32;
   for (auto _ : state) {
-    using Tr = core::StarkTranscript<ref::Transcript>;
-    Tr tr{Tr::FriOnly{}};
-    struct {
-      const FriRun& r;
-      spec::Digest commit(unsigned l) const { return r.roots[l - 1]; }
-      void fold(unsigned, const ref::Fp3&, const std::optional<ref::Fp3>&) const {}
-      const std::vector<spec::Fp3Raw>& final_poly() const { return r.final_poly; }
-    } layers{run};
-    const auto ch = tr.fri_commit(fri_shape(), layers);
-    bool ok = tr.check_pow(o.pow_bits, run.nonce);
-    core::FriVerifier<ref::Fp3> v(fri_shape(), ch, tr.sample_queries(o.num_queries, fri_shape().half(0)));
-    ok = ok && !v.check_layers(run.openings, [&](unsigned l, unsigned log_leaves, const std::vector<size_t>& leaves,
-                                                 const std::vector<ref::Row>& rows, const std::vector<spec::Digest>& path)
-                                                    -> std::optional<std::string> {
-           if (auto m = ref::merkle_verify_batch(run.roots[l - 1], log_leaves, leaves, rows, path)) return m->what;
-           return std::nullopt;
-         });
-    for (size_t qi = 0; ok && qi < o.num_queries; ++qi)
-      ok = !v.check_query(qi, run.final_poly, [&](unsigned lh, size_t pos) {
-        const opt::Fp3& x = in.at(lh)[pos];
-        return ref::Fp3{{ref::Fp::from_u64(x.c[0].value()), ref::Fp::from_u64(x.c[1].value()), ref::Fp::from_u64(x.c[2].value())}};
-      });
-    if (!ok) state.SkipWithError("rejected");
+    const auto e = core::fri_verify_alone<ref::Transcript>(
+        fri_shape(), o, run,
+        [&](unsigned l, unsigned log_leaves, const std::vector<size_t>& leaves, const std::vector<ref::Row>& rows,
+            const std::vector<spec::Digest>& path) -> std::optional<std::string> {
+          if (auto m = ref::merkle_verify_batch(run.roots[l - 1], log_leaves, leaves, rows, path)) return m->what;
+          return std::nullopt;
+        },
+        [&](unsigned lh, size_t pos) {
+          const opt::Fp3& x = in.at(lh)[pos];
+          return ref::Fp3{{ref::Fp::from_u64(x.c[0].value()), ref::Fp::from_u64(x.c[1].value()), ref::Fp::from_u64(x.c[2].value())}};
+        });
+    if (e) state.SkipWithError("rejected");
   }
   state.counters["fri_bytes"] = static_cast<double>(bytes);
 }

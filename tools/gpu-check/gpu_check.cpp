@@ -17,8 +17,8 @@
 #include <random>
 #include <string>
 
+#include "core/fri/alone.h"
 #include "core/fri/fri.h"
-#include "core/stark/transcript.h"
 #include "optimized/backend/backend.h"
 #include "optimized/fri/fri.h"
 #include "optimized/ntt/ntt.h"
@@ -91,59 +91,35 @@ core::FriShape fri_shape(const std::map<unsigned, std::vector<Fp3>>& in, const s
   for (const auto& [lh, e] : in) heights.push_back(static_cast<uint8_t>(lh));
   return core::fri_shape(o, heights);
 }
-struct FriRun {
-  std::vector<spec::Digest> roots;
-  std::vector<spec::Fp3Raw> final_poly;
-  uint64_t nonce = 0;
-  std::vector<spec::FriLayerOpening> openings;
-  bool operator==(const FriRun&) const = default;
-};
+using FriRun = core::FriAloneProof;
 std::map<unsigned, Buffer<Fp3>> upload(Backend& be, const std::map<unsigned, std::vector<Fp3>>& in) {
   std::map<unsigned, Buffer<Fp3>> deep;
   for (const auto& [lh, e] : in) deep[lh] = be.upload<Fp3>(e);
   return deep;
 }
-// The multi-height FRI through `be` (opt::FriProver, which leaves its input buffers as they
-// are), under a FRI-only transcript.
+// The multi-height FRI through `be` (opt::FriProver, which leaves its input buffers as they are).
 FriRun fri_prove(Backend& be, const std::map<unsigned, Buffer<Fp3>>& deep, const core::FriShape& shape,
                  const spec::StarkOptions& o) {
   opt::FriProver prover(be, deep, o.log_blowup);
-  core::StarkTranscript<opt::Transcript> tr{core::StarkTranscript<opt::Transcript>::FriOnly{}};
-  tr.fri_commit(shape, prover);
-  FriRun r{prover.roots(), prover.final_poly(), tr.grind(o.pow_bits), {}};
-  r.openings = prover.open(tr.sample_queries(o.num_queries, shape.half(0)));
-  return r;
+  return core::fri_prove_alone<opt::Transcript>(prover, shape, o);
 }
-// The verifier's FRI checks (core::FriVerifier, reference Merkle), with the input as its own DEEP
-// values; the reason on rejection.
+// The verifier's FRI checks (reference Merkle), with the input as its own DEEP values; the reason
+// on rejection.
 std::optional<std::string> fri_verify(const std::map<unsigned, std::vector<Fp3>>& in, const spec::StarkOptions& o,
                                       const FriRun& run) {
-  const core::FriShape shape = fri_shape(in, o);
-  using Tr = core::StarkTranscript<ref::Transcript>;
-  Tr tr{Tr::FriOnly{}};
-  struct {
-    const FriRun& r;
-    spec::Digest commit(unsigned l) const { return r.roots.at(l - 1); }
-    void fold(unsigned, const ref::Fp3&, const std::optional<ref::Fp3>&) const {}
-    const std::vector<spec::Fp3Raw>& final_poly() const { return r.final_poly; }
-  } layers{run};
-  const auto ch = tr.fri_commit(shape, layers);
-  if (!tr.check_pow(o.pow_bits, run.nonce)) return "proof-of-work nonce invalid";
-  core::FriVerifier<ref::Fp3> v(shape, ch, tr.sample_queries(o.num_queries, shape.half(0)));
-  if (auto e = v.check_layers(run.openings, [&](unsigned l, unsigned log_leaves, const std::vector<size_t>& leaves,
-                                                const std::vector<ref::Row>& rows, const std::vector<spec::Digest>& path)
-                                    -> std::optional<std::string> {
+  auto e = core::fri_verify_alone<ref::Transcript>(
+      fri_shape(in, o), o, run,
+      [&](unsigned l, unsigned log_leaves, const std::vector<size_t>& leaves, const std::vector<ref::Row>& rows,
+          const std::vector<spec::Digest>& path) -> std::optional<std::string> {
         if (auto m = ref::merkle_verify_batch(run.roots[l - 1], log_leaves, leaves, rows, path)) return m->what;
         return std::nullopt;
-      }))
-    return e->what;
-  for (size_t qi = 0; qi < o.num_queries; ++qi)
-    if (auto e = v.check_query(qi, run.final_poly, [&](unsigned lh, size_t pos) {
-          const Fp3& x = in.at(lh).at(pos);
-          return ref::Fp3{{ref::Fp::from_u64(x.c[0].value()), ref::Fp::from_u64(x.c[1].value()),
-                           ref::Fp::from_u64(x.c[2].value())}};
-        }))
-      return e->what;
+      },
+      [&](unsigned lh, size_t pos) {
+        const Fp3& x = in.at(lh).at(pos);
+        return ref::Fp3{{ref::Fp::from_u64(x.c[0].value()), ref::Fp::from_u64(x.c[1].value()),
+                         ref::Fp::from_u64(x.c[2].value())}};
+      });
+  if (e) return e->what;
   return std::nullopt;
 }
 
