@@ -28,25 +28,6 @@ struct CombineArgs {
   const Fp* sel_transition = nullptr;
 };
 
-struct LazySum3 {
-  LazySum c[3];
-  void add(const Fp3& w, Fp v) { c[0].add(w.c[0], v), c[1].add(w.c[1], v), c[2].add(w.c[2], v); }
-  // += a · b (w^3 = 2: the products that pass w^3 are added twice)
-  void add(const Fp3& a, const Fp3& b) {
-    c[0].add(a.c[0], b.c[0]), c[0].add(a.c[1], b.c[2]), c[0].add(a.c[1], b.c[2]), c[0].add(a.c[2], b.c[1]),
-        c[0].add(a.c[2], b.c[1]);
-    c[1].add(a.c[0], b.c[1]), c[1].add(a.c[1], b.c[0]), c[1].add(a.c[2], b.c[2]), c[1].add(a.c[2], b.c[2]);
-    c[2].add(a.c[0], b.c[2]), c[2].add(a.c[1], b.c[1]), c[2].add(a.c[2], b.c[0]);
-  }
-  Fp3 value() const { return {{c[0].value(), c[1].value(), c[2].value()}}; }
-};
-// a · b with one reduction per coefficient.
-inline Fp3 mul_lazy(const Fp3& a, const Fp3& b) {
-  LazySum3 s;
-  s.add(a, b);
-  return s.value();
-}
-
 // out[i - begin] = the combined value at row i, for i in [begin, end).
 using CombineFn = void (*)(const CombineArgs&, size_t begin, size_t end, Fp3* out);
 

@@ -86,32 +86,18 @@ std::vector<std::vector<Fp>> Backend::coset_rows(std::span<const Buffer<Fp>> coe
 std::vector<Fp3> Backend::evaluate_dif(std::span<const Buffer<Fp>> coeffs, const Buffer<Fp3>& zpow) {
   return host().evaluate_dif(to_host(*this, host(), coeffs), to_host(*this, host(), zpow));
 }
-void Backend::hash_leaves(std::span<const Buffer<Fp>> slots, std::span<const size_t> offsets, size_t count,
-                          size_t stride, size_t first, Buffer<Digest>& out) {
-  auto h = to_host(*this, host(), out);
-  host().hash_leaves(to_host(*this, host(), slots), offsets, count, stride, first, h);
-  back(*this, host(), h, out);
+void Backend::hash_leaves(std::span<const Slot> slots, size_t count, size_t stride, size_t first, Buffer<Digest>& out) {
+  std::vector<Slot> h;
+  for (const Slot& sl : slots) h.push_back({to_host(*this, host(), sl.values), sl.offset, sl.width});
+  auto o = to_host(*this, host(), out);
+  host().hash_leaves(h, count, stride, first, o);
+  back(*this, host(), o, out);
 }
-void Backend::hash_level(const Buffer<Digest>& below, std::span<const Buffer<Fp>> inject, size_t count, size_t stride,
-                         size_t first, Buffer<Digest>& up) {
+void Backend::hash_level(const Buffer<Digest>& below, Children children, std::span<const Buffer<Fp>> inject,
+                         size_t count, size_t stride, size_t first, Buffer<Digest>& up) {
   auto h = to_host(*this, host(), up);
-  host().hash_level(to_host(*this, host(), below), to_host(*this, host(), inject), count, stride, first, h);
+  host().hash_level(to_host(*this, host(), below), children, to_host(*this, host(), inject), count, stride, first, h);
   back(*this, host(), h, up);
-}
-Fp3 Backend::logup_columns(size_t table, const std::vector<std::vector<size_t>>& fractions,
-                           std::span<const Buffer<Fp>> trace, std::span<const Fp> publics, const Fp3& alpha,
-                           const Fp3& beta, std::span<Buffer<Fp>> aux) {
-  auto h = to_host(*this, host(), aux);
-  const Fp3 s = host().logup_columns(table, fractions, to_host(*this, host(), trace), publics, alpha, beta, h);
-  back(*this, host(), h, aux);
-  return s;
-}
-void Backend::quotient_part(const QuotientPart& part, std::span<const Buffer<Fp>> main, std::span<const Buffer<Fp>> aux,
-                            std::span<const Fp> publics, const Buffer<Fp3>& powers, std::span<Buffer<Fp>> q) {
-  auto h = to_host(*this, host(), q);
-  host().quotient_part(part, to_host(*this, host(), main), to_host(*this, host(), aux), publics,
-                       to_host(*this, host(), powers), h);
-  back(*this, host(), h, q);
 }
 void Backend::linear_combination(std::span<const Buffer<Fp>> columns, std::span<const Fp3> w0,
                                  std::span<const Fp3> w1, std::span<Buffer<Fp>> out) {

@@ -1,13 +1,18 @@
 #pragma once
-// The backend seam (spec: protocol:ntt:*, protocol:merkle:*, protocol:fri:fold): whole prover
-// steps as operations on typed buffers that live where the backend computes (host memory for
-// the CPU backend, device memory for CUDA). The CPU backend always exists; without CUDA, or
-// without a device, the "GPU" backend is the CPU one, so everything builds and runs anywhere.
-// DualBackend runs two backends in lockstep and compares every output buffer byte for byte.
+// The backend seam (spec: protocol:ntt:*, protocol:merkle:*, protocol:fri:fold): the generic
+// steps of a STARK prover (memory, NTT and LDE, hashing and Merkle levels, FRI folding, DEEP) as
+// operations on typed buffers that live where the backend computes (host memory for the CPU
+// backend, device memory for CUDA). The AIR-specific steps (the LogUp columns, the constraint
+// quotient) are not here: they are optimized/circuit's, on top of this seam, as RISC Zero keeps
+// CircuitHal apart from Hal. The CPU backend always exists; without CUDA, or without a device,
+// the "GPU" backend is the CPU one, so everything builds and runs anywhere. DualBackend runs two
+// backends in lockstep and compares every output buffer byte for byte.
 //
-// Layouts: a matrix is column-major (column c of an n-row matrix at [c*n, (c+1)*n)); a Merkle
-// tree is a heap of 2n digests: nodes[n + i] = leaf i, nodes[k] = node(nodes[2k], nodes[2k+1])
-// for 1 <= k < n, nodes[1] = the root, nodes[0] unused.
+// Layouts, one convention throughout: a matrix is a list of column buffers (a table's columns,
+// one buffer each, all of one height); a Merkle tree is a list of level buffers, the leaves
+// first and the root last (a level of one digest), each level hashed from the one below with
+// hash_level; where the leaves' values are read row-wise from one buffer, hash_leaves says so
+// with a slot's width.
 
 #include <cstddef>
 #include <cstdint>
@@ -39,6 +44,12 @@ class Buffer {
   Storage& storage() const { return *storage_; }
   const std::shared_ptr<Storage>& shared() const { return storage_; }
   explicit operator bool() const { return storage_ != nullptr; }
+  // The same storage as elements of U (a codeword of Fp3 as 3n base elements, in order).
+  template <typename U>
+  Buffer<U> as() const {
+    static_assert(sizeof(T) % sizeof(U) == 0);
+    return Buffer<U>(storage_, size_ * (sizeof(T) / sizeof(U)));
+  }
 
  private:
   std::shared_ptr<Storage> storage_;
@@ -58,28 +69,42 @@ class Backend {
   virtual void copy(Storage& dst, const Storage& src, size_t bytes) = 0;
   // Copies elem_bytes-sized elements at the given element indices into dst, in order.
   virtual void gather(const Storage& src, size_t elem_bytes, std::span<const size_t> indices, void* dst) = 0;
+  // The storage's bytes as the host addresses them, or null where they are not in host memory
+  // (a device's, or a pair of backends'): the AIR-specific steps run in place where they can.
+  virtual void* host_address(const Storage&) const { return nullptr; }
 
-  // spec: protocol:ntt:batch_lde — width columns of n evaluations (column-major) -> width
-  // columns of n * 2^log_blowup evaluations on shift·<ω>, natural order.
-  virtual void batch_coset_lde(const Buffer<Fp>& in, size_t width, unsigned log_blowup, Fp shift, Buffer<Fp>& out) = 0;
-  // spec: protocol:merkle:leaf of every row of a column-major matrix with `width` columns, into
-  // nodes[n, 2n) of a heap of 2n digests.
-  virtual void hash_rows(const Buffer<Fp>& matrix, size_t width, Buffer<Digest>& nodes) = 0;
-  // The FRI layer leaves (protocol:fri:commit): row i = values i + j*m (j < 2^log_arity, m =
-  // size >> log_arity), three coefficients each, into nodes[m, 2m).
-  virtual void hash_fri_rows(const Buffer<Fp3>& layer, unsigned log_arity, Buffer<Digest>& nodes) = 0;
-  // spec: protocol:merkle:node — every inner node of the heap from its leaves; nodes[0] is
-  // set to zero bytes (memory from allocate is not initialized).
-  virtual void merkle_tree(Buffer<Digest>& nodes) = 0;
+  // spec: protocol:ntt:batch_lde — each column of n evaluations on <ω_n> -> the n·2^log_blowup
+  // evaluations on shift·<ω>, natural order, into the output column of the same index.
+  virtual void batch_coset_lde(std::span<const Buffer<Fp>> in, unsigned log_blowup, Fp shift, std::span<Buffer<Fp>> out) = 0;
   // spec: protocol:fri:fold — out[i] = fold(in[i + j*m], j < 2^log_arity) at x = shift·ω_N^i.
   virtual void fri_fold(const Buffer<Fp3>& in, unsigned log_arity, Fp shift, const Fp3& beta, Buffer<Fp3>& out) = 0;
   // Every nonzero value replaced by its inverse; zeros stay 0.
   virtual void batch_inverse(Buffer<Fp>& values) = 0;
-  // spec: protocol:ntt:ood_eval — every column of a column-major matrix (evaluations on <ω_n>)
-  // evaluated at z.
-  virtual std::vector<Fp3> evaluate_ood(const Buffer<Fp>& matrix, size_t width, const Fp3& z) = 0;
+  // spec: protocol:ntt:ood_eval — each column (evaluations on <ω_n>) evaluated at z.
+  virtual std::vector<Fp3> evaluate_ood(std::span<const Buffer<Fp>> columns, const Fp3& z) = 0;
 
-  // ---- The prover's steps (optimized/prove). A table's columns are one buffer per column. ----
+  // ---- Merkle trees (protocol:merkle:*), a level at a time, a part of a level at a time. ----
+  // A leaf's values, one slot after another: slot s gives `width` consecutive values of its
+  // buffer, from values[offset + width·q] for leaf q. A column is a slot of width 1; rows of a
+  // row-major block (a FRI layer's codeword, three coefficients a value) a slot of their width.
+  struct Slot {
+    Buffer<Fp> values;
+    size_t offset = 0, width = 1;
+  };
+  // protocol:merkle:leaf: for q < count, out[stride·q + first] = H(0x00 ‖ the slots' values for
+  // leaf q, 8 bytes each, little-endian).
+  virtual void hash_leaves(std::span<const Slot> slots, size_t count, size_t stride, size_t first, Buffer<Digest>& out);
+  // Which nodes of the level below are node j's children at a level of width w (the level below
+  // holds 2w): kPairs, 2j and 2j + 1 (protocol:merkle:node, the plain tree the FRI layers
+  // commit with); kHalves, j and j + w (protocol:merkle:mixed).
+  enum class Children { kPairs, kHalves };
+  // protocol:merkle:node for q < count, j = stride·q + first: node = H(0x01 ‖ left ‖ right);
+  // when inject is not empty the matrices of this height enter (protocol:merkle:mixed):
+  // H(0x02 ‖ node ‖ inject[c][q] for every column c). up[j] = it.
+  virtual void hash_level(const Buffer<Digest>& below, Children children, std::span<const Buffer<Fp>> inject,
+                          size_t count, size_t stride, size_t first, Buffer<Digest>& up);
+
+  // ---- The prover's generic steps (optimized/prove). ----
   // Each has a default that runs the CPU backend on host copies of its inputs and writes the
   // outputs back (what a backend that lacks the step does); the CPU backend overrides each one
   // in place.
@@ -104,37 +129,6 @@ class Backend {
                                                   std::span<const size_t> rows);
   // result[c] = Σ_p coeffs[c][p]·zpow[p]: with zpow[p] = z^rev(p)/n, each column's polynomial at z.
   virtual std::vector<Fp3> evaluate_dif(std::span<const Buffer<Fp>> coeffs, const Buffer<Fp3>& zpow);
-
-  // protocol:merkle:mixed, one part of a level at a time. Leaves: for q < count,
-  // out[stride·q + first] = H(0x00 ‖ slots[s][offsets[s] + q] for every slot s, 8 bytes each).
-  virtual void hash_leaves(std::span<const Buffer<Fp>> slots, std::span<const size_t> offsets, size_t count,
-                           size_t stride, size_t first, Buffer<Digest>& out);
-  // Inner nodes of a level of width w = up.size() (below holds 2w): for q < count, with
-  // j = stride·q + first, node = H(0x01 ‖ below[j] ‖ below[j + w]); when inject is not empty the
-  // matrices of this height enter: H(0x02 ‖ node ‖ inject[c][q] for every column c). up[j] = it.
-  virtual void hash_level(const Buffer<Digest>& below, std::span<const Buffer<Fp>> inject, size_t count,
-                          size_t stride, size_t first, Buffer<Digest>& up);
-
-  // protocol:stark:logup for table `table` (spec order): from its trace columns (h rows), each
-  // fraction column's three base columns, then the running sum's (3·(fractions + 1) in aux);
-  // returns the terminal sum.
-  // fractions[f]: the interactions (1 or 2, the generated LogUp order) that fraction f sums.
-  virtual Fp3 logup_columns(size_t table, const std::vector<std::vector<size_t>>& fractions,
-                            std::span<const Buffer<Fp>> trace, std::span<const Fp> publics, const Fp3& alpha,
-                            const Fp3& beta, std::span<Buffer<Fp>> aux);
-
-  // protocol:stark:quotient on part k of a table's LDE (its rows x_i = x0·ω_h^i, i < h): the
-  // constraint combination (powers of alpha, generated from the spec) times `scale` (1/Z_H there),
-  // written to q[c][blowup·i + k], c < 3.
-  struct QuotientPart {
-    size_t table = 0;
-    unsigned log_h = 0;
-    size_t blowup = 1, k = 0;
-    Fp x0, scale;
-    Fp3 lu_alpha, lu_beta, terminal;
-  };
-  virtual void quotient_part(const QuotientPart& part, std::span<const Buffer<Fp>> main, std::span<const Buffer<Fp>> aux,
-                             std::span<const Fp> publics, const Buffer<Fp3>& powers, std::span<Buffer<Fp>> q);
 
   // protocol:stark:deep. out[3s + c] = component c of Σ_col w_s[col]·columns[col] (s = 0, 1).
   virtual void linear_combination(std::span<const Buffer<Fp>> columns, std::span<const Fp3> w0,

@@ -2,12 +2,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "optimized/air/air_eval.h"
 #include "optimized/backend/backend.h"
 #include "optimized/common/parallel.h"
 #include "optimized/fri/fold.h"
 #include "optimized/ntt/ntt.h"
-#include "spec/air/embedded.h"
 #include "spec/field.h"
 
 namespace zkrv::opt {
@@ -54,35 +52,11 @@ void require_heights(std::span<Buffer<T>> cols, size_t n, const char* what) {
   for (const auto& c : cols) require(c.size() == n, what);
 }
 bool pow2(size_t n) { return n && !(n & (n - 1)); }
-size_t generated_publics() {
-  static const size_t n = spec::air::embedded_spec().publics.size();
-  return n;
-}
-const Fp kOne = Fp::from_u64(1);
 // x's 8 bytes, little-endian, at b; returns b + 8.
 uint8_t* put_fp(uint8_t* b, Fp x) {
   const uint64_t v = x.value();
   std::memcpy(b, &v, 8);
   return b + 8;
-}
-
-// Hashes `count` messages of `len` bytes, eight at a time; fill(slot, i, dst) writes message i.
-template <typename Fill>
-void hash_messages(size_t count, size_t len, unsigned threads, Digest* out, Fill fill) {
-  parallel_for(count, threads, [&](size_t b, size_t e) {
-    std::vector<uint8_t> buf(8 * len);
-    const uint8_t* msgs[8];
-    for (int m = 0; m < 8; ++m) msgs[m] = buf.data() + m * len;
-    size_t i = b;
-    for (; i + 8 <= e; i += 8) {
-      for (size_t m = 0; m < 8; ++m) fill(i + m, buf.data() + m * len);
-      keccak256_x8(msgs, len, out + i);
-    }
-    for (; i < e; ++i) {
-      fill(i, buf.data());
-      out[i] = keccak256(std::span<const uint8_t>(buf.data(), len));
-    }
-  }, 256);
 }
 
 // Keccak-256 of cnt ≤ 8 messages of len bytes: eight at once (keccak256_x8), else one by one.
@@ -123,59 +97,22 @@ class CpuBackend final : public Backend {
     }
   }
 
-  void batch_coset_lde(const Buffer<Fp>& in, size_t width, unsigned log_blowup, Fp shift, Buffer<Fp>& out) override {
-    if (width == 0 || in.size() % width || out.size() != in.size() << log_blowup)
-      throw std::invalid_argument("batch_coset_lde: shapes do not match");
-    const size_t n = in.size() / width, big = n << log_blowup;
-    const Fp* src = ptr(in);
-    Fp* dst = ptr(out);
+  void* host_address(const Storage& s) const override { return static_cast<const HostStorage&>(s).data(); }
+
+  void batch_coset_lde(std::span<const Buffer<Fp>> in, unsigned log_blowup, Fp shift, std::span<Buffer<Fp>> out) override {
+    require(in.size() == out.size(), "batch_coset_lde: as many outputs as columns");
+    const size_t n = in.empty() ? 0 : in[0].size();
+    require(in.empty() || pow2(n), "batch_coset_lde: the height is not a power of two");
+    require_heights(in, n, "batch_coset_lde: columns of different heights");
+    require_heights(out, n << log_blowup, "batch_coset_lde: an output of the wrong size");
+    const size_t width = in.size(), big = n << log_blowup;
     if (width >= threads_) {
       parallel_for(width, threads_, [&](size_t b, size_t e) {
-        for (size_t c = b; c < e; ++c)
-          coset_lde_into({src + c * n, n}, 1u << log_blowup, shift, {dst + c * big, big}, 1);
+        for (size_t c = b; c < e; ++c) coset_lde_into({ptr(in[c]), n}, 1u << log_blowup, shift, {ptr(out[c]), big}, 1);
       }, 1);
     } else {
-      for (size_t c = 0; c < width; ++c)
-        coset_lde_into({src + c * n, n}, 1u << log_blowup, shift, {dst + c * big, big}, threads_);
+      for (size_t c = 0; c < width; ++c) coset_lde_into({ptr(in[c]), n}, 1u << log_blowup, shift, {ptr(out[c]), big}, threads_);
     }
-  }
-
-  void hash_rows(const Buffer<Fp>& matrix, size_t width, Buffer<Digest>& nodes) override {
-    if (width == 0 || matrix.size() % width || nodes.size() != 2 * (matrix.size() / width))
-      throw std::invalid_argument("hash_rows: the heap must hold 2 * rows digests");
-    const size_t n = matrix.size() / width;
-    const uint64_t* m = reinterpret_cast<const uint64_t*>(ptr(matrix));
-    hash_messages(n, 1 + 8 * width, threads_, ptr(nodes) + n, [&](size_t r, uint8_t* dst) {
-      dst[0] = 0x00;  // protocol:merkle:leaf
-      for (size_t c = 0; c < width; ++c) std::memcpy(dst + 1 + 8 * c, m + c * n + r, 8);
-    });
-  }
-
-  void hash_fri_rows(const Buffer<Fp3>& layer, unsigned log_arity, Buffer<Digest>& nodes) override {
-    const size_t a = size_t{1} << log_arity, m = layer.size() >> log_arity;
-    if (m == 0 || nodes.size() != 2 * m) throw std::invalid_argument("hash_fri_rows: the heap must hold 2 * rows digests");
-    const Fp3* v = ptr(layer);
-    hash_messages(m, 1 + 24 * a, threads_, ptr(nodes) + m, [&](size_t i, uint8_t* dst) {
-      dst[0] = 0x00;
-      for (size_t j = 0; j < a; ++j)
-        for (size_t c = 0; c < 3; ++c) {
-          const uint64_t w = v[i + j * m].c[c].value();
-          std::memcpy(dst + 1 + 24 * j + 8 * c, &w, 8);
-        }
-    });
-  }
-
-  void merkle_tree(Buffer<Digest>& nodes) override {
-    const size_t n = nodes.size() / 2;
-    if (n == 0 || (n & (n - 1)) || nodes.size() != 2 * n) throw std::invalid_argument("merkle_tree: 2n digests, n a power of two");
-    Digest* h = ptr(nodes);
-    h[0] = Digest{};
-    for (size_t level = n / 2; level >= 1; level /= 2)
-      hash_messages(level, 65, threads_, h + level, [&](size_t k, uint8_t* dst) {
-        dst[0] = 0x01;  // protocol:merkle:node
-        std::memcpy(dst + 1, h[2 * (level + k)].data(), 32);
-        std::memcpy(dst + 33, h[2 * (level + k) + 1].data(), 32);
-      });
   }
 
   void fri_fold(const Buffer<Fp3>& in, unsigned log_arity, Fp shift, const Fp3& beta, Buffer<Fp3>& out) override {
@@ -264,7 +201,7 @@ class CpuBackend final : public Backend {
     parallel_for(coeffs.size(), threads_, [&](size_t b, size_t e) {
       for (size_t c = b; c < e; ++c) {
         const Fp* v = ptr(coeffs[c]);
-        air::LazySum3 s;
+        LazySum3 s;
         for (size_t p = 0; p < coeffs[c].size(); ++p) s.add(z[p], v[p]);
         out[c] = s.value();
       }
@@ -272,34 +209,40 @@ class CpuBackend final : public Backend {
     return out;
   }
 
-  void hash_leaves(std::span<const Buffer<Fp>> slots, std::span<const size_t> offsets, size_t count, size_t stride,
-                   size_t first, Buffer<Digest>& out) override {
-    if (offsets.size() != slots.size()) throw std::invalid_argument("hash_leaves: an offset per slot");
-    for (size_t s = 0; s < slots.size(); ++s)
-      if (offsets[s] + count > slots[s].size()) throw std::out_of_range("hash_leaves: a slot is too short");
+  void hash_leaves(std::span<const Slot> slots, size_t count, size_t stride, size_t first, Buffer<Digest>& out) override {
+    size_t words = 0;
+    for (const auto& sl : slots) {
+      if (sl.offset > sl.values.size() || sl.width * count > sl.values.size() - sl.offset)
+        throw std::out_of_range("hash_leaves: a slot is too short");
+      words += sl.width;
+    }
     if (count && stride * (count - 1) + first >= out.size()) throw std::out_of_range("hash_leaves: the level is too short");
-    std::vector<const Fp*> src;
-    for (size_t s = 0; s < slots.size(); ++s) src.push_back(ptr(slots[s]) + offsets[s]);
-    const size_t len = 1 + 8 * slots.size(), groups = (count + 7) / 8;
+    const size_t len = 1 + 8 * words, groups = (count + 7) / 8;
     Digest* level = ptr(out);
     parallel_for(groups, threads_, [&](size_t gb, size_t ge) {
-      // A tile of 256 leaves: every slot's values copied first (one short stream per column),
+      // A tile of 256 leaves: every slot's values copied first (one short stream per slot),
       // then the messages written from it. Read in place, each leaf would touch a cache line
       // and a page in every column: at 2^20 rows that took more time than the hashing.
       constexpr size_t kTile = 256;
-      std::vector<Fp> tile(src.size() * kTile);
+      std::vector<Fp> tile(words * kTile);
       std::vector<uint8_t> buf(8 * len);
       const uint8_t* msgs[8];
       for (int m = 0; m < 8; ++m) msgs[m] = buf.data() + m * len;
       for (size_t g0 = gb; g0 < ge; g0 += kTile / 8) {
         const size_t first0 = 8 * g0, L = std::min(count, first0 + kTile) - first0;
-        for (size_t sl = 0; sl < src.size(); ++sl) std::copy(src[sl] + first0, src[sl] + first0 + L, tile.data() + sl * kTile);
+        // slot s's values for leaf first0 + i at tile[base_s + width_s·i, + width_s)
+        for (size_t sl = 0, base = 0; sl < slots.size(); base += slots[sl].width * kTile, ++sl) {
+          const Fp* src = ptr(slots[sl].values) + slots[sl].offset + slots[sl].width * first0;
+          std::copy(src, src + slots[sl].width * L, tile.data() + base);
+        }
         for (size_t g = g0; g < std::min(ge, g0 + kTile / 8); ++g) {
           const size_t at = 8 * g, cnt = std::min<size_t>(8, count - at);
           for (size_t q = 0; q < cnt; ++q) {
             uint8_t* b = buf.data() + q * len;
             *b++ = 0x00;  // protocol:merkle:leaf
-            for (size_t sl = 0; sl < src.size(); ++sl) b = put_fp(b, tile[sl * kTile + at + q - first0]);
+            const size_t i = at + q - first0;
+            for (size_t sl = 0, base = 0; sl < slots.size(); base += slots[sl].width * kTile, ++sl)
+              for (size_t c = 0; c < slots[sl].width; ++c) b = put_fp(b, tile[base + slots[sl].width * i + c]);
           }
           Digest d[8];
           hash_group(msgs, cnt, len, d);
@@ -308,8 +251,8 @@ class CpuBackend final : public Backend {
       }
     }, 8);
   }
-  void hash_level(const Buffer<Digest>& below, std::span<const Buffer<Fp>> inject, size_t count, size_t stride,
-                  size_t first, Buffer<Digest>& up) override {
+  void hash_level(const Buffer<Digest>& below, Children children, std::span<const Buffer<Fp>> inject, size_t count,
+                  size_t stride, size_t first, Buffer<Digest>& up) override {
     const size_t w = up.size();
     if (below.size() != 2 * w) throw std::invalid_argument("hash_level: the level below holds twice the nodes");
     if (count && stride * (count - 1) + first >= w) throw std::out_of_range("hash_level: the level is too short");
@@ -331,8 +274,9 @@ class CpuBackend final : public Backend {
           const size_t j = stride * (at + q) + first;
           uint8_t* b = node.data() + q * 65;
           b[0] = 0x01;  // protocol:merkle:node
-          std::memcpy(b + 1, lo[j].data(), 32);
-          std::memcpy(b + 33, lo[j + w].data(), 32);
+          const bool pairs = children == Children::kPairs;
+          std::memcpy(b + 1, lo[pairs ? 2 * j : j].data(), 32);
+          std::memcpy(b + 33, lo[pairs ? 2 * j + 1 : j + w].data(), 32);
         }
         hash_group(nm, cnt, 65, out);
         if (!cols.empty()) {
@@ -350,159 +294,6 @@ class CpuBackend final : public Backend {
     }, 32);
   }
 
-  Fp3 logup_columns(size_t table, const std::vector<std::vector<size_t>>& fractions, std::span<const Buffer<Fp>> trace,
-                    std::span<const Fp> publics, const Fp3& alpha, const Fp3& beta, std::span<Buffer<Fp>> aux) override {
-    const air::TableCode& code = air::generated_tables().at(table);
-    const size_t F = fractions.size(), I = code.interactions;
-    if (aux.size() != 3 * (F + 1) || trace.size() != code.columns) throw std::invalid_argument("logup_columns: shapes do not match");
-    const size_t h = trace.empty() ? 0 : trace[0].size();
-    require(pow2(h), "logup_columns: the height is not a power of two");
-    require_heights(trace, h, "logup_columns: columns of different heights");
-    require(publics.size() >= generated_publics(), "logup_columns: too few public values");
-    for (const auto& g : fractions) {
-      require(g.size() == 1 || g.size() == 2, "logup_columns: a fraction sums one or two interactions");
-      for (size_t i : g) require(i < I, "logup_columns: a fraction names an interaction the table lacks");
-    }
-    std::vector<const Fp*> cols;
-    for (const auto& c : trace) cols.push_back(ptr(c));
-    std::vector<Fp*> a;
-    for (const auto& c : aux) {
-      if (c.size() != h) throw std::invalid_argument("logup_columns: an aux column of the wrong height");
-      a.push_back(ptr(c));
-    }
-    air::CheckArgs args;
-    args.columns = cols.data();
-    args.n = h;
-    args.publics = publics.data();
-    args.lu_alpha = alpha;
-    args.lu_beta = beta;
-    // Each fraction column's value m0/d0 (+ m1/d1) straight into its three base columns, a block
-    // of rows at a time with one batch inversion: a term with multiplicity 0 adds nothing and is
-    // not inverted; a pair with both terms is one fraction (d1 m0 + d0 m1) / (d0 d1). A zero
-    // denominator gives 0, as the reference's batch inversion does.
-    parallel_for(h, threads_, [&](size_t b, size_t e) {
-      constexpr size_t kBlock = 256;
-      std::vector<Fp3> dd(kBlock * I), nums(kBlock * F), dens(kBlock * F);
-      std::vector<Fp> mm(kBlock * I);
-      std::vector<uint32_t> cell(kBlock * F);  // (row in block) * F + f of each kept fraction
-      for (size_t r0 = b; r0 < e; r0 += kBlock) {
-        const size_t r1 = std::min(e, r0 + kBlock);
-        code.logup(args, r0, r1, dd.data(), mm.data());
-        size_t kept = 0;
-        for (size_t r = r0; r < r1; ++r)
-          for (size_t f = 0; f < F; ++f) {
-            for (size_t c = 0; c < 3; ++c) a[3 * f + c][r] = Fp();
-            const auto& g = fractions[f];
-            const size_t at0 = (r - r0) * I + g[0];
-            const Fp3 d0 = dd[at0];
-            const Fp m0 = mm[at0];
-            if (d0 == Fp3{}) continue;
-            Fp3 n, q;
-            if (g.size() == 2) {
-              const size_t at1 = (r - r0) * I + g[1];
-              const Fp3 d1 = dd[at1];
-              const Fp m1 = mm[at1];
-              if (d1 == Fp3{}) continue;
-              if (m0.value() == 0 && m1.value() == 0) continue;
-              if (m1.value() == 0) n = embed(m0), q = d0;
-              else if (m0.value() == 0) n = embed(m1), q = d1;
-              else n = d1 * m0 + d0 * m1, q = d0 * d1;
-            } else {
-              if (m0.value() == 0) continue;
-              n = embed(m0), q = d0;
-            }
-            nums[kept] = n, dens[kept] = q, cell[kept++] = static_cast<uint32_t>((r - r0) * F + f);
-          }
-        opt::batch_inverse(std::span<Fp3>(dens.data(), kept));
-        for (size_t k = 0; k < kept; ++k) {
-          const Fp3 v = nums[k] * dens[k];
-          const size_t r = r0 + cell[k] / F, f = cell[k] % F;
-          for (size_t c = 0; c < 3; ++c) a[3 * f + c][r] = v.c[c];
-        }
-      }
-    }, 256);
-    Fp3 s{};
-    for (size_t r = 0; r < h; ++r) {
-      for (size_t f = 0; f < F; ++f) s = s + Fp3{{a[3 * f][r], a[3 * f + 1][r], a[3 * f + 2][r]}};
-      for (size_t c = 0; c < 3; ++c) a[3 * F + c][r] = s.c[c];
-    }
-    return s;
-  }
-
-  void quotient_part(const QuotientPart& p, std::span<const Buffer<Fp>> main, std::span<const Buffer<Fp>> aux,
-                     std::span<const Fp> publics, const Buffer<Fp3>& powers, std::span<Buffer<Fp>> q) override {
-    const air::TableCode& code = air::generated_tables().at(p.table);
-    const size_t h = size_t{1} << p.log_h;
-    if (main.size() != code.columns || aux.size() != code.aux_width || q.size() != 3 ||
-        powers.size() != code.combined_constraints)
-      throw std::invalid_argument("quotient_part: shapes do not match");
-    require(p.blowup > 0 && p.k < p.blowup, "quotient_part: part k of blowup parts");
-    require(publics.size() >= generated_publics(), "quotient_part: too few public values");
-    for (const auto& c : main) if (c.size() != h) throw std::invalid_argument("quotient_part: a column of the wrong height");
-    for (const auto& c : aux) if (c.size() != h) throw std::invalid_argument("quotient_part: a column of the wrong height");
-    for (const auto& c : q) if (c.size() != h * p.blowup) throw std::invalid_argument("quotient_part: q holds the LDE");
-    const Fp w_h = root_of_unity(p.log_h), w_inv = w_h.inverse();
-    const Fp zh = p.x0.pow(h) - kOne, h_inv = Fp::from_u64(h).inverse();
-    std::vector<const Fp*> mc, ac;
-    for (const auto& c : main) mc.push_back(ptr(c));
-    for (const auto& c : aux) ac.push_back(ptr(c));
-    Fp* qo[3] = {ptr(q[0]), ptr(q[1]), ptr(q[2])};
-    air::CombineArgs a;
-    a.next = 1;
-    a.publics = publics.data();
-    a.lu_alpha = p.lu_alpha;
-    a.lu_beta = p.lu_beta;
-    a.terminal = p.terminal;
-    a.powers = ptr(powers);
-    // A tile of rows (and the next row) of every column is copied into one cache-resident
-    // buffer first: read in place, each row would touch a cache line in each of the hundreds of
-    // columns (more streams than the prefetchers follow), and the combination ran at half speed.
-    // In the tile, row m's next row is row m + 1, and n = 2·kTile keeps the mask from wrapping.
-    parallel_for(h, threads_, [&](size_t b, size_t e) {
-      constexpr size_t kTile = 128, kStride = kTile + 1;
-      const size_t W = mc.size(), WA = ac.size();
-      std::vector<Fp> tile((W + WA) * kStride), sel(3 * kTile), inv(2 * kTile);
-      std::vector<Fp3> v(kTile);
-      std::vector<const Fp*> tc(W), ta(WA);
-      for (size_t c = 0; c < W; ++c) tc[c] = tile.data() + c * kStride;
-      for (size_t c = 0; c < WA; ++c) ta[c] = tile.data() + (W + c) * kStride;
-      air::CombineArgs at = a;
-      at.columns = tc.data();
-      at.aux = ta.data();
-      at.n = 2 * kTile;
-      at.sel_first = sel.data();
-      at.sel_last = sel.data() + kTile;
-      at.sel_transition = sel.data() + 2 * kTile;
-      auto load = [&](const Fp* src, Fp* dst, size_t i0, size_t m) {
-        std::copy(src + i0, src + i0 + m, dst);
-        dst[m] = src[(i0 + m) & (h - 1)];
-      };
-      Fp x = p.x0 * w_h.pow(b);
-      for (size_t i0 = b; i0 < e; i0 += kTile) {
-        const size_t m = std::min(kTile, e - i0);
-        // The selectors on these rows: Z_H(x)/(h (x − 1)), ω^−1 Z_H(x)/(h (x − ω^−1)), x − ω^−1.
-        for (size_t i = 0; i < m; ++i, x = x * w_h) {
-          inv[i] = x - kOne;
-          inv[kTile + i] = x - w_inv;
-          sel[2 * kTile + i] = x - w_inv;
-        }
-        opt::batch_inverse(std::span<Fp>(inv.data(), m));
-        opt::batch_inverse(std::span<Fp>(inv.data() + kTile, m));
-        for (size_t i = 0; i < m; ++i) {
-          sel[i] = zh * h_inv * inv[i];
-          sel[kTile + i] = w_inv * zh * h_inv * inv[kTile + i];
-        }
-        for (size_t c = 0; c < W; ++c) load(mc[c], tile.data() + c * kStride, i0, m);
-        for (size_t c = 0; c < WA; ++c) load(ac[c], tile.data() + (W + c) * kStride, i0, m);
-        code.combine(at, 0, m, v.data());
-        for (size_t i = 0; i < m; ++i) {
-          const Fp3 qv = v[i] * p.scale;
-          for (size_t c = 0; c < 3; ++c) qo[c][p.blowup * (i0 + i) + p.k] = qv.c[c];
-        }
-      }
-    }, 128);
-  }
-
   void linear_combination(std::span<const Buffer<Fp>> columns, std::span<const Fp3> w0, std::span<const Fp3> w1,
                           std::span<Buffer<Fp>> out) override {
     if (w0.size() != columns.size() || w1.size() != columns.size() || out.size() != 6)
@@ -517,11 +308,11 @@ class CpuBackend final : public Backend {
     const Fp3 zero{};
     parallel_for(h, threads_, [&](size_t b, size_t e) {
       constexpr size_t kBlock = 256;
-      std::vector<air::LazySum3> s0(kBlock), s1(kBlock);
+      std::vector<LazySum3> s0(kBlock), s1(kBlock);
       for (size_t i0 = b; i0 < e; i0 += kBlock) {
         const size_t m = std::min(e, i0 + kBlock) - i0;
-        std::fill(s0.begin(), s0.begin() + static_cast<ptrdiff_t>(m), air::LazySum3{});
-        std::fill(s1.begin(), s1.begin() + static_cast<ptrdiff_t>(m), air::LazySum3{});
+        std::fill(s0.begin(), s0.begin() + static_cast<ptrdiff_t>(m), LazySum3{});
+        std::fill(s1.begin(), s1.begin() + static_cast<ptrdiff_t>(m), LazySum3{});
         for (size_t c = 0; c < cols.size(); ++c) {
           const Fp* col = cols[c] + i0;
           const Fp3 a = w0[c], b1 = w1[c];
@@ -573,23 +364,24 @@ class CpuBackend final : public Backend {
     }, 4096);
   }
 
-  std::vector<Fp3> evaluate_ood(const Buffer<Fp>& matrix, size_t width, const Fp3& z) override {
-    if (width == 0 || matrix.size() % width) throw std::invalid_argument("evaluate_ood: shapes do not match");
-    const size_t n = matrix.size() / width;
-    const Fp* m = ptr(matrix);
+  std::vector<Fp3> evaluate_ood(std::span<const Buffer<Fp>> columns, const Fp3& z) override {
+    const size_t n = columns.empty() ? 0 : columns[0].size();
+    require(columns.empty() || pow2(n), "evaluate_ood: the height is not a power of two");
+    require_heights(columns, n, "evaluate_ood: columns of different heights");
+    std::vector<Fp3> out(columns.size());
+    if (columns.empty()) return out;
     // The same barycentric weights as the row-major version, summed per column.
-    std::vector<Fp> row(width);
-    std::vector<Fp3> out(width);
     const auto weights = barycentric_weights(n, z, threads_);
     if (!weights) {  // z = ω^i: the evaluations themselves
       const size_t i = index_on_subgroup(n, z);
-      for (size_t c = 0; c < width; ++c) out[c] = {{m[c * n + i], Fp(), Fp()}};
+      for (size_t c = 0; c < columns.size(); ++c) out[c] = {{ptr(columns[c])[i], Fp(), Fp()}};
       return out;
     }
-    parallel_for(width, threads_, [&](size_t b, size_t e) {
+    parallel_for(columns.size(), threads_, [&](size_t b, size_t e) {
       for (size_t c = b; c < e; ++c) {
+        const Fp* m = ptr(columns[c]);
         Fp3 acc;
-        for (size_t i = 0; i < n; ++i) acc = acc + (*weights)[i] * m[c * n + i];
+        for (size_t i = 0; i < n; ++i) acc = acc + (*weights)[i] * m[i];
         out[c] = acc;
       }
     }, 1);

@@ -67,29 +67,11 @@ class DualBackend final : public Backend {
       throw BackendMismatch("gather: the two backends' buffers differ");
   }
 
-  void batch_coset_lde(const Buffer<Fp>& in, size_t width, unsigned log_blowup, Fp shift, Buffer<Fp>& out) override {
+  void batch_coset_lde(std::span<const Buffer<Fp>> in, unsigned log_blowup, Fp shift, std::span<Buffer<Fp>> out) override {
     auto oa = side_a(out), ob = side_b(out);
-    a_->batch_coset_lde(side_a(in), width, log_blowup, shift, oa);
-    b_->batch_coset_lde(side_b(in), width, log_blowup, shift, ob);
-    compare("batch_coset_lde", out);
-  }
-  void hash_rows(const Buffer<Fp>& matrix, size_t width, Buffer<Digest>& nodes) override {
-    auto na = side_a(nodes), nb = side_b(nodes);
-    a_->hash_rows(side_a(matrix), width, na);
-    b_->hash_rows(side_b(matrix), width, nb);
-    compare_range("hash_rows", nodes, nodes.size() / 2, nodes.size());
-  }
-  void hash_fri_rows(const Buffer<Fp3>& layer, unsigned log_arity, Buffer<Digest>& nodes) override {
-    auto na = side_a(nodes), nb = side_b(nodes);
-    a_->hash_fri_rows(side_a(layer), log_arity, na);
-    b_->hash_fri_rows(side_b(layer), log_arity, nb);
-    compare_range("hash_fri_rows", nodes, nodes.size() / 2, nodes.size());
-  }
-  void merkle_tree(Buffer<Digest>& nodes) override {
-    auto na = side_a(nodes), nb = side_b(nodes);
-    a_->merkle_tree(na);
-    b_->merkle_tree(nb);
-    compare_range("merkle_tree", nodes, 1, nodes.size());
+    a_->batch_coset_lde(side_a(in), log_blowup, shift, oa);
+    b_->batch_coset_lde(side_b(in), log_blowup, shift, ob);
+    compare_all("batch_coset_lde", out);
   }
   void fri_fold(const Buffer<Fp3>& in, unsigned log_arity, Fp shift, const Fp3& beta, Buffer<Fp3>& out) override {
     auto oa = side_a(out), ob = side_b(out);
@@ -103,9 +85,9 @@ class DualBackend final : public Backend {
     b_->batch_inverse(vb);
     compare("batch_inverse", values);
   }
-  std::vector<Fp3> evaluate_ood(const Buffer<Fp>& matrix, size_t width, const Fp3& z) override {
-    auto ra = a_->evaluate_ood(side_a(matrix), width, z);
-    const auto rb = b_->evaluate_ood(side_b(matrix), width, z);
+  std::vector<Fp3> evaluate_ood(std::span<const Buffer<Fp>> columns, const Fp3& z) override {
+    auto ra = a_->evaluate_ood(side_a(columns), z);
+    const auto rb = b_->evaluate_ood(side_b(columns), z);
     if (!(ra == rb)) throw BackendMismatch("evaluate_ood: the two backends differ");
     return ra;
   }
@@ -161,35 +143,20 @@ class DualBackend final : public Backend {
     if (!(ra == b_->evaluate_dif(side_b(coeffs), side_b(zpow)))) throw BackendMismatch("evaluate_dif: the two backends differ");
     return ra;
   }
-  void hash_leaves(std::span<const Buffer<Fp>> slots, std::span<const size_t> offsets, size_t count, size_t stride,
-                   size_t first, Buffer<Digest>& out) override {
+  void hash_leaves(std::span<const Slot> slots, size_t count, size_t stride, size_t first, Buffer<Digest>& out) override {
+    std::vector<Slot> sa, sb;
+    for (const Slot& sl : slots) sa.push_back({side_a(sl.values), sl.offset, sl.width}), sb.push_back({side_b(sl.values), sl.offset, sl.width});
     auto oa = side_a(out), ob = side_b(out);
-    a_->hash_leaves(side_a(slots), offsets, count, stride, first, oa);
-    b_->hash_leaves(side_b(slots), offsets, count, stride, first, ob);
+    a_->hash_leaves(sa, count, stride, first, oa);
+    b_->hash_leaves(sb, count, stride, first, ob);
     compare_strided("hash_leaves", out, count, stride, first);
   }
-  void hash_level(const Buffer<Digest>& below, std::span<const Buffer<Fp>> inject, size_t count, size_t stride,
-                  size_t first, Buffer<Digest>& up) override {
+  void hash_level(const Buffer<Digest>& below, Children children, std::span<const Buffer<Fp>> inject, size_t count,
+                  size_t stride, size_t first, Buffer<Digest>& up) override {
     auto ua = side_a(up), ub = side_b(up);
-    a_->hash_level(side_a(below), side_a(inject), count, stride, first, ua);
-    b_->hash_level(side_b(below), side_b(inject), count, stride, first, ub);
+    a_->hash_level(side_a(below), children, side_a(inject), count, stride, first, ua);
+    b_->hash_level(side_b(below), children, side_b(inject), count, stride, first, ub);
     compare_strided("hash_level", up, count, stride, first);
-  }
-  Fp3 logup_columns(size_t table, const std::vector<std::vector<size_t>>& fractions, std::span<const Buffer<Fp>> trace,
-                    std::span<const Fp> publics, const Fp3& alpha, const Fp3& beta, std::span<Buffer<Fp>> aux) override {
-    auto xa = side_a(aux), xb = side_b(aux);
-    const Fp3 sa = a_->logup_columns(table, fractions, side_a(trace), publics, alpha, beta, xa);
-    const Fp3 sb = b_->logup_columns(table, fractions, side_b(trace), publics, alpha, beta, xb);
-    if (!(sa == sb)) throw BackendMismatch("logup_columns: the terminal sums differ");
-    compare_all("logup_columns", aux);
-    return sa;
-  }
-  void quotient_part(const QuotientPart& part, std::span<const Buffer<Fp>> main, std::span<const Buffer<Fp>> aux,
-                     std::span<const Fp> publics, const Buffer<Fp3>& powers, std::span<Buffer<Fp>> q) override {
-    auto qa = side_a(q), qb = side_b(q);
-    a_->quotient_part(part, side_a(main), side_a(aux), publics, side_a(powers), qa);
-    b_->quotient_part(part, side_b(main), side_b(aux), publics, side_b(powers), qb);
-    for (const auto& col : q) compare_strided("quotient_part", col, col.size() / part.blowup, part.blowup, part.k);
   }
   void linear_combination(std::span<const Buffer<Fp>> columns, std::span<const Fp3> w0, std::span<const Fp3> w1,
                           std::span<Buffer<Fp>> out) override {

@@ -86,25 +86,20 @@ __global__ void lde_factors_kernel(Fp* factors, size_t n, unsigned log_n, Fp shi
   if (p < n) factors[p] = lde_scaled_coefficient(Fp::from_u64(1), p, log_n, shift, n_inv);
 }
 
-__global__ void hash_rows_kernel(const uint64_t* m, size_t n, size_t width, uint64_t* leaves) {
-  const size_t r = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
-  if (r >= n) return;
-  keccak256_prefixed(0x00, width, [&](size_t i) { return m[i * n + r]; }, leaves + 4 * r);
+__global__ void hash_leaves_kernel(const LeafSlot* slots, size_t words, size_t count, size_t stride, size_t first,
+                                   uint64_t* out) {
+  const size_t q = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (q >= count) return;
+  hash_leaf(slots, words, q, out + 4 * (stride * q + first));
 }
 
-__global__ void hash_fri_rows_kernel(const uint64_t* layer, size_t m, unsigned log_arity, uint64_t* leaves) {
-  const size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
-  if (i >= m) return;
-  const size_t words = 3 * (size_t{1} << log_arity);
-  keccak256_prefixed(0x00, words, [&](size_t q) { return layer[3 * (i + (q / 3) * m) + q % 3]; }, leaves + 4 * i);
-}
-
-// Heap nodes [level, 2 level) from their children.
-__global__ void merkle_level_kernel(uint64_t* heap, size_t level) {
-  const size_t k = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
-  if (k >= level) return;
-  const uint64_t* left = heap + 4 * (2 * (level + k));
-  keccak256_prefixed(0x01, 8, [&](size_t i) { return left[i]; }, heap + 4 * (level + k));  // right follows left
+// Nodes j = stride·q + first of a level of width w: children 2j, 2j + 1 (pairs) or j, j + w.
+__global__ void hash_level_kernel(const uint64_t* below, size_t w, bool pairs, const uint64_t* const* inject,
+                                  size_t ninject, size_t count, size_t stride, size_t first, uint64_t* up) {
+  const size_t q = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (q >= count) return;
+  const size_t j = stride * q + first, l = pairs ? 2 * j : j, r = pairs ? 2 * j + 1 : j + w;
+  hash_node(below + 4 * l, below + 4 * r, inject, ninject, q, up + 4 * j);
 }
 
 struct FoldParams {
@@ -142,7 +137,8 @@ __global__ void ood_weights_kernel(Fp3* weights, size_t n, Fp w, Fp3 z) {
   if (i < n) weights[i] = ood_weight(w, i, z);
 }
 
-// partial[c * gridDim.x + blockIdx.x] = Σ weights[i] m[c n + i] over this block's rows.
+// partial[c * gridDim.x + blockIdx.x] = Σ weights[i] m[c n + i] over this block's rows (c =
+// blockIdx.y: columns of one buffer, or one column a launch).
 __global__ void ood_dot_kernel(const Fp3* weights, const Fp* m, size_t n, Fp3* partial) {
   __shared__ uint64_t sums[kThreads * 3];
   const size_t c = blockIdx.y;
@@ -205,57 +201,74 @@ class CudaBackend final : public Backend {
     ZKRV_CUDA_CHECK(cudaMemcpy(dst, out.ptr(), indices.size() * elem_bytes, cudaMemcpyDeviceToHost));
   }
 
-  void batch_coset_lde(const Buffer<Fp>& in, size_t width, unsigned log_blowup, Fp shift, Buffer<Fp>& out) override {
-    if (width == 0 || in.size() % width || out.size() != in.size() << log_blowup)
-      throw std::invalid_argument("batch_coset_lde: shapes do not match");
-    const size_t n = in.size() / width, big = n << log_blowup;
+  void batch_coset_lde(std::span<const Buffer<Fp>> in, unsigned log_blowup, Fp shift, std::span<Buffer<Fp>> out) override {
+    if (in.size() != out.size()) throw std::invalid_argument("batch_coset_lde: as many outputs as columns");
+    if (in.empty()) return;
+    const size_t n = in[0].size(), big = n << log_blowup;
+    for (size_t c = 0; c < in.size(); ++c)
+      if (in[c].size() != n || out[c].size() != big) throw std::invalid_argument("batch_coset_lde: shapes do not match");
     const unsigned log_n = spec::ntt_log2(n);
     spec::ntt_log2(big);
-    if (width > 65535) throw std::invalid_argument("batch_coset_lde: at most 65535 columns per call");
-    // DIF inverse from `in` into scratch (natural evaluations -> bit-reversed coefficients), the
-    // bit-reversed coset factors, then DIT forward into `out`, its first pass spreading the
-    // scaled coefficients as it loads them: no bit-reversal pass, no separate copy or spread.
-    DeviceStorage scratch(in.size() * sizeof(Fp)), factors(n * sizeof(Fp));
+    // Per column: DIF inverse from the input into scratch (natural evaluations -> bit-reversed
+    // coefficients), then DIT forward into the output, its first pass spreading the coefficients
+    // scaled by the bit-reversed coset factors as it loads them: no bit-reversal pass, no
+    // separate copy or spread.
+    DeviceStorage scratch(n * sizeof(Fp)), factors(n * sizeof(Fp));
     Fp* coeffs = static_cast<Fp*>(scratch.ptr());
-    if (log_n == 0)
-      ZKRV_CUDA_CHECK(cudaMemcpy(coeffs, dev(in), in.size() * sizeof(Fp), cudaMemcpyDeviceToDevice));
-    else
-      run_passes({dev(in), coeffs, n, n, nullptr, 0, false}, {coeffs, coeffs, n, n, nullptr, 0, false}, width, log_n,
-                 true, twiddles(log_n, true));
     lde_factors_kernel<<<blocks_for(n), kThreads>>>(static_cast<Fp*>(factors.ptr()), n, log_n, shift,
                                                     Fp::from_u64(n).inverse());
     ZKRV_CUDA_LAUNCHED();
-    run_passes({coeffs, dev(out), n, big, static_cast<const Fp*>(factors.ptr()), log_blowup, true},
-               {dev(out), dev(out), big, big, nullptr, 0, false}, width, log_n + log_blowup, false,
-               twiddles(log_n + log_blowup, false));
-  }
-
-  void hash_rows(const Buffer<Fp>& matrix, size_t width, Buffer<Digest>& nodes) override {
-    if (width == 0 || matrix.size() % width || nodes.size() != 2 * (matrix.size() / width))
-      throw std::invalid_argument("hash_rows: the heap must hold 2 * rows digests");
-    const size_t n = matrix.size() / width;
-    hash_rows_kernel<<<blocks_for(n), kThreads>>>(reinterpret_cast<const uint64_t*>(dev(matrix)), n, width,
-                                                  reinterpret_cast<uint64_t*>(dev(nodes) + n));
-    ZKRV_CUDA_LAUNCHED();
-  }
-
-  void hash_fri_rows(const Buffer<Fp3>& layer, unsigned log_arity, Buffer<Digest>& nodes) override {
-    const size_t m = layer.size() >> log_arity;
-    if (m == 0 || nodes.size() != 2 * m || log_arity > 4) throw std::invalid_argument("hash_fri_rows: bad shapes");
-    hash_fri_rows_kernel<<<blocks_for(m), kThreads>>>(reinterpret_cast<const uint64_t*>(dev(layer)), m, log_arity,
-                                                      reinterpret_cast<uint64_t*>(dev(nodes) + m));
-    ZKRV_CUDA_LAUNCHED();
-  }
-
-  void merkle_tree(Buffer<Digest>& nodes) override {
-    const size_t n = nodes.size() / 2;
-    if (n == 0 || (n & (n - 1)) || nodes.size() != 2 * n) throw std::invalid_argument("merkle_tree: 2n digests, n a power of two");
-    ZKRV_CUDA_CHECK(cudaMemset(dev(nodes), 0, sizeof(Digest)));
-    for (size_t level = n / 2; level >= 1; level /= 2) {
-      merkle_level_kernel<<<blocks_for(level), kThreads>>>(reinterpret_cast<uint64_t*>(dev(nodes)), level);
-      ZKRV_CUDA_CHECK(cudaGetLastError());
+    for (size_t c = 0; c < in.size(); ++c) {
+      if (log_n == 0)
+        ZKRV_CUDA_CHECK(cudaMemcpy(coeffs, dev(in[c]), sizeof(Fp), cudaMemcpyDeviceToDevice));
+      else
+        run_passes({dev(in[c]), coeffs, n, n, nullptr, 0, false}, {coeffs, coeffs, n, n, nullptr, 0, false}, 1, log_n,
+                   true, twiddles(log_n, true));
+      run_passes({coeffs, dev(out[c]), n, big, static_cast<const Fp*>(factors.ptr()), log_blowup, true},
+                 {dev(out[c]), dev(out[c]), big, big, nullptr, 0, false}, 1, log_n + log_blowup, false,
+                 twiddles(log_n + log_blowup, false));
     }
-    ZKRV_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  void hash_leaves(std::span<const Slot> slots, size_t count, size_t stride, size_t first, Buffer<Digest>& out) override {
+    size_t words = 0;
+    std::vector<LeafSlot> table;
+    for (const Slot& sl : slots) {
+      if (sl.offset > sl.values.size() || sl.width * count > sl.values.size() - sl.offset)
+        throw std::out_of_range("hash_leaves: a slot is too short");
+      table.push_back({reinterpret_cast<const uint64_t*>(dev(sl.values)) + sl.offset, sl.width});
+      words += sl.width;
+    }
+    if (count && stride * (count - 1) + first >= out.size()) throw std::out_of_range("hash_leaves: the level is too short");
+    if (count == 0) return;
+    DeviceStorage on_device(table.size() * sizeof(LeafSlot));
+    if (!table.empty())
+      ZKRV_CUDA_CHECK(cudaMemcpy(on_device.ptr(), table.data(), table.size() * sizeof(LeafSlot), cudaMemcpyHostToDevice));
+    hash_leaves_kernel<<<blocks_for(count), kThreads>>>(static_cast<const LeafSlot*>(on_device.ptr()), words, count,
+                                                        stride, first, reinterpret_cast<uint64_t*>(dev(out)));
+    ZKRV_CUDA_LAUNCHED();
+  }
+
+  void hash_level(const Buffer<Digest>& below, Children children, std::span<const Buffer<Fp>> inject, size_t count,
+                  size_t stride, size_t first, Buffer<Digest>& up) override {
+    const size_t w = up.size();
+    if (below.size() != 2 * w) throw std::invalid_argument("hash_level: the level below holds twice the nodes");
+    if (count && stride * (count - 1) + first >= w) throw std::out_of_range("hash_level: the level is too short");
+    std::vector<const uint64_t*> columns;
+    for (const auto& c : inject) {
+      if (c.size() < count) throw std::out_of_range("hash_level: an injected column is too short");
+      columns.push_back(reinterpret_cast<const uint64_t*>(dev(c)));
+    }
+    if (count == 0) return;
+    DeviceStorage on_device(columns.size() * sizeof(const uint64_t*));
+    if (!columns.empty())
+      ZKRV_CUDA_CHECK(cudaMemcpy(on_device.ptr(), columns.data(), columns.size() * sizeof(const uint64_t*),
+                                 cudaMemcpyHostToDevice));
+    hash_level_kernel<<<blocks_for(count), kThreads>>>(
+        reinterpret_cast<const uint64_t*>(dev(below)), w, children == Children::kPairs,
+        static_cast<const uint64_t* const*>(on_device.ptr()), columns.size(), count, stride, first,
+        reinterpret_cast<uint64_t*>(dev(up)));
+    ZKRV_CUDA_LAUNCHED();
   }
 
   void fri_fold(const Buffer<Fp3>& in, unsigned log_arity, Fp shift, const Fp3& beta, Buffer<Fp3>& out) override {
@@ -279,15 +292,15 @@ class CudaBackend final : public Backend {
     ZKRV_CUDA_LAUNCHED();
   }
 
-  std::vector<Fp3> evaluate_ood(const Buffer<Fp>& matrix, size_t width, const Fp3& z) override {
-    if (width == 0 || matrix.size() % width || width > 65535) throw std::invalid_argument("evaluate_ood: shapes do not match");
-    const size_t n = matrix.size() / width;
-    std::vector<Fp3> out(width);
+  std::vector<Fp3> evaluate_ood(std::span<const Buffer<Fp>> columns, const Fp3& z) override {
+    std::vector<Fp3> out(columns.size());
+    if (columns.empty()) return out;
+    const size_t n = columns[0].size();
+    for (const auto& c : columns)
+      if (c.size() != n) throw std::invalid_argument("evaluate_ood: columns of different heights");
+    spec::ntt_log2(n);
     if (const size_t i = index_on_subgroup(n, z); i < n) {  // z = ω^i: the evaluations themselves
-      std::vector<size_t> idx(width);
-      for (size_t c = 0; c < width; ++c) idx[c] = c * n + i;
-      const auto row = Backend::gather(matrix, idx);
-      for (size_t c = 0; c < width; ++c) out[c] = {{row[c], Fp(), Fp()}};
+      for (size_t c = 0; c < columns.size(); ++c) out[c] = {{Backend::gather(columns[c], std::vector<size_t>{i})[0], Fp(), Fp()}};
       return out;
     }
     DeviceStorage weights(n * sizeof(Fp3));
@@ -295,14 +308,17 @@ class CudaBackend final : public Backend {
                                                     root_of_unity(spec::ntt_log2(n)), z);
     ZKRV_CUDA_LAUNCHED();
     const unsigned blocks = static_cast<unsigned>(std::min<size_t>(blocks_for(n), 256));
-    DeviceStorage partial(width * blocks * sizeof(Fp3));
-    ood_dot_kernel<<<dim3(blocks, static_cast<unsigned>(width)), kThreads>>>(
-        static_cast<const Fp3*>(weights.ptr()), dev(matrix), n, static_cast<Fp3*>(partial.ptr()));
-    ZKRV_CUDA_LAUNCHED();
-    std::vector<Fp3> host(width * blocks);
+    DeviceStorage partial(columns.size() * blocks * sizeof(Fp3));
+    for (size_t c = 0; c < columns.size(); ++c) {
+      ood_dot_kernel<<<dim3(blocks, 1), kThreads>>>(static_cast<const Fp3*>(weights.ptr()), dev(columns[c]), n,
+                                                    static_cast<Fp3*>(partial.ptr()) + c * blocks);
+      ZKRV_CUDA_CHECK(cudaGetLastError());
+    }
+    ZKRV_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<Fp3> host(columns.size() * blocks);
     ZKRV_CUDA_CHECK(cudaMemcpy(host.data(), partial.ptr(), host.size() * sizeof(Fp3), cudaMemcpyDeviceToHost));
     const Fp3 factor = ood_factor(n, z);
-    for (size_t c = 0; c < width; ++c) {
+    for (size_t c = 0; c < columns.size(); ++c) {
       for (unsigned b = 0; b < blocks; ++b) out[c] = out[c] + host[c * blocks + b];
       out[c] = out[c] * factor;
     }

@@ -89,6 +89,57 @@ ZKRV_HD void keccak256_prefixed(uint8_t prefix, size_t k, Word w, uint64_t out[4
 }
 
 // ---------------------------------------------------------------------------------------------
+// Merkle levels (Backend::hash_leaves, Backend::hash_level; protocol:merkle:*)
+
+// A slot of a leaf's message: `width` words for leaf q at values[width·q] (values already at the
+// slot's offset).
+struct LeafSlot {
+  const uint64_t* values;
+  size_t width;
+};
+// Word g of leaf q's message, the slots one after another. keccak256_prefixed asks for the words
+// in non-decreasing order, so the walk over the slots only moves forward (a request below the
+// current slot restarts it).
+struct LeafWords {
+  const LeafSlot* slots;
+  size_t q;
+  size_t s = 0, base = 0;
+  ZKRV_HD uint64_t operator()(size_t g) {
+    if (g < base) s = 0, base = 0;
+    while (g >= base + slots[s].width) base += slots[s].width, ++s;
+    return slots[s].values[slots[s].width * q + (g - base)];
+  }
+};
+// protocol:merkle:leaf of leaf q: 0x00 and the slots' `words` words.
+ZKRV_HD void hash_leaf(const LeafSlot* slots, size_t words, size_t q, uint64_t out[4]) {
+  keccak256_prefixed(0x00, words, LeafWords{slots, q}, out);
+}
+
+struct NodeWords {
+  const uint64_t* left;
+  const uint64_t* right;
+  ZKRV_HD uint64_t operator()(size_t i) const { return i < 4 ? left[i] : right[i - 4]; }
+};
+struct InjectWords {
+  const uint64_t* node;
+  const uint64_t* const* columns;
+  size_t q;
+  ZKRV_HD uint64_t operator()(size_t i) const { return i < 4 ? node[i] : columns[i - 4][q]; }
+};
+// protocol:merkle:node from the children's digests (4 words each); where `inject` columns enter
+// at this height (protocol:merkle:mixed), then 0x02, that node and the columns' values at q.
+ZKRV_HD void hash_node(const uint64_t* left, const uint64_t* right, const uint64_t* const* inject, size_t ninject,
+                       size_t q, uint64_t out[4]) {
+  uint64_t node[4];
+  keccak256_prefixed(0x01, 8, NodeWords{left, right}, node);
+  if (ninject == 0) {
+    for (int i = 0; i < 4; ++i) out[i] = node[i];
+    return;
+  }
+  keccak256_prefixed(0x02, 4 + ninject, InjectWords{node, inject, q}, out);
+}
+
+// ---------------------------------------------------------------------------------------------
 // NTT passes: a transform of 2^log_n is split into passes of consecutive stages that run in
 // shared memory. Pass (s0, s1) covers stages s0 <= t < s1; a block holds the 2^(s1-s0) x chunk
 // elements index = hi 2^s1 + mid 2^s0 + lo_block chunk + lo (mid < 2^(s1-s0), lo < chunk).

@@ -115,6 +115,25 @@ struct Fp3 {
 
 // F_p inside F_{p^3}: x + 0w + 0w^2.
 ZKRV_HD constexpr Fp3 embed(Fp x) { return {{x, Fp(), Fp()}}; }
+// Σ_k a_k b_k over F_{p^3} (b in F_p or F_{p^3}), one LazySum per coefficient. Host only.
+struct LazySum3 {
+  LazySum c[3];
+  void add(const Fp3& w, Fp v) { c[0].add(w.c[0], v), c[1].add(w.c[1], v), c[2].add(w.c[2], v); }
+  // += a · b (w^3 = 2: the products that pass w^3 are added twice)
+  void add(const Fp3& a, const Fp3& b) {
+    c[0].add(a.c[0], b.c[0]), c[0].add(a.c[1], b.c[2]), c[0].add(a.c[1], b.c[2]), c[0].add(a.c[2], b.c[1]),
+        c[0].add(a.c[2], b.c[1]);
+    c[1].add(a.c[0], b.c[1]), c[1].add(a.c[1], b.c[0]), c[1].add(a.c[2], b.c[2]), c[1].add(a.c[2], b.c[2]);
+    c[2].add(a.c[0], b.c[2]), c[2].add(a.c[1], b.c[1]), c[2].add(a.c[2], b.c[0]);
+  }
+  Fp3 value() const { return {{c[0].value(), c[1].value(), c[2].value()}}; }
+};
+// a · b with one reduction per coefficient.
+inline Fp3 mul_lazy(const Fp3& a, const Fp3& b) {
+  LazySum3 s;
+  s.add(a, b);
+  return s.value();
+}
 
 // Montgomery's trick: every nonzero element inverted with one field inversion; zeros stay 0.
 void batch_inverse(std::span<Fp> values);

@@ -1,26 +1,10 @@
 #include "optimized/fri/fri.h"
 
 #include "core/fri/fri.h"
+#include "optimized/merkle/merkle.h"
 #include "optimized/ntt/ntt.h"
 
 namespace zkrv::opt {
-
-std::vector<size_t> batch_opening_heap_indices(std::vector<size_t> leaves, size_t n) {
-  std::vector<size_t> out;
-  for (size_t width = n; width > 1; width /= 2) {
-    size_t kept = 0;
-    for (size_t k = 0; k < leaves.size(); ++k) {
-      const size_t i = leaves[k];
-      if ((i & 1) == 0 && k + 1 < leaves.size() && leaves[k + 1] == (i | 1))
-        ++k;  // both children known
-      else
-        out.push_back(width + (i ^ 1));
-      leaves[kept++] = i / 2;
-    }
-    leaves.resize(kept);
-  }
-  return out;
-}
 
 FriProver::FriProver(Backend& backend, std::map<unsigned, Buffer<Fp3>> deep, unsigned log_blowup)
     : be_(backend), deep_(std::move(deep)), log_max_(deep_.rbegin()->first), log_blowup_(log_blowup),
@@ -29,13 +13,15 @@ FriProver::FriProver(Backend& backend, std::map<unsigned, Buffer<Fp3>> deep, uns
   deep_.erase(log_max_);
 }
 
+// protocol:stark:fri: leaf i of a layer of 2·half values = its values i and i + half, three
+// coefficients each: two slots of width 3 over the codeword's base elements.
 spec::Digest FriProver::commit(unsigned) {
-  Buffer<Digest> heap = be_.alloc<Digest>(g_.size());
-  be_.hash_fri_rows(g_, 1, heap);
-  be_.merkle_tree(heap);
-  roots_.push_back(be_.gather(heap, std::vector<size_t>{1})[0]);
+  const size_t half = g_.size() / 2;
+  const Buffer<Fp> base = g_.as<Fp>();
+  const Backend::Slot slots[2] = {{base, 0, 3}, {base, 3 * half, 3}};
+  trees_.emplace_back(be_, slots, half);
+  roots_.push_back(trees_.back().root());
   codewords_.push_back(g_);
-  heaps_.push_back(std::move(heap));
   return roots_.back();
 }
 
@@ -65,7 +51,7 @@ std::vector<spec::Fp3Raw> FriProver::final_poly() {
 size_t FriProver::bytes() const {
   size_t b = 0;
   for (const auto& x : codewords_) b += x.size() * sizeof(Fp3);
-  for (const auto& x : heaps_) b += x.size() * sizeof(Digest);
+  for (const auto& t : trees_) b += t.bytes();
   return b;
 }
 
@@ -84,7 +70,7 @@ std::vector<spec::FriLayerOpening> FriProver::open(const std::vector<size_t>& qu
         for (size_t c = 0; c < 3; ++c) row.push_back(v[2 * j + u].c[c].value());
       op.rows.push_back(std::move(row));
     }
-    op.merkle_proof = be_.gather(heaps_[l], batch_opening_heap_indices(leaves, half));
+    op.merkle_proof = trees_[l].open_batch(leaves);
     out.push_back(std::move(op));
   }
   return out;

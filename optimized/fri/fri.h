@@ -1,7 +1,7 @@
 #pragma once
 // The optimized prover's side of the STARK's multi-height FRI (spec/protocol.md,
 // protocol:stark:fri), written once against the backend seam: the codewords and the committed
-// layers' Merkle heaps stay in the backend's memory, only roots, the final codeword and the opened
+// layers' Merkle trees stay in the backend's memory, only roots, the final codeword and the opened
 // values come back. The same bytes as ref::FriProver for every backend and thread count
 // (tests/fri). The shape, the transcript order and the verifier's checks are core/fri.
 
@@ -11,6 +11,7 @@
 
 #include "optimized/backend/backend.h"
 #include "optimized/field/goldilocks.h"
+#include "optimized/merkle/merkle.h"
 #include "spec/stark.h"
 
 namespace zkrv::opt {
@@ -27,7 +28,7 @@ class FriProver {
   std::vector<spec::Fp3Raw> final_poly();
 
   const std::vector<spec::Digest>& roots() const { return roots_; }
-  // Bytes the committed layers hold (codewords and heaps).
+  // Bytes the committed layers hold (codewords and trees).
   size_t bytes() const;
   // The committed layers' openings for these queries, one batched opening per layer.
   std::vector<spec::FriLayerOpening> open(const std::vector<size_t>& queries) const;
@@ -39,12 +40,8 @@ class FriProver {
   Buffer<Fp3> g_;                          // the current codeword, on s_·<ω>
   Fp s_;
   std::vector<Buffer<Fp3>> codewords_;     // per committed layer: leaf i = values i, i + half
-  std::vector<Buffer<Digest>> heaps_;      // and its Merkle heap (node k at k, leaves from n/2)
+  std::vector<MerkleTree> trees_;          // and its Merkle tree
   std::vector<spec::Digest> roots_;
 };
-
-// spec: protocol:merkle:batch as heap indices: the siblings to send for the sorted distinct
-// leaf indices of a tree with n leaves, layer by layer from the leaves.
-std::vector<size_t> batch_opening_heap_indices(std::vector<size_t> leaves, size_t n);
 
 }  // namespace zkrv::opt

@@ -29,14 +29,13 @@ MixedTree::MixedTree(Backend& be, std::vector<Matrix> matrices) : be_(be) {
     for (size_t k = 0; k < P; ++k) {
       for (size_t m : at) m_[m].part(k, scratch[m], cols[m]);
       const size_t count = n / 2 / P;  // leaves i = P s + k
-      // The leaves' values in message order, a slot per (matrix, row of the leaf, column): slot
-      // s reads its column from row offset[s] + (the leaf's index in the part).
-      Columns slots;
-      std::vector<size_t> offsets;
+      // The leaves' values in message order, a slot per (matrix, row of the leaf, column): each
+      // reads its column from row (its offset) + (the leaf's index in the part).
+      std::vector<Backend::Slot> slots;
       for (size_t m : at)
         for (size_t v = 0; v < (m_[m].rows == n ? 2u : 1u); ++v)
-          for (const auto& c : cols[m]) slots.push_back(c), offsets.push_back(v * count);
-      be.hash_leaves(slots, offsets, count, P, k, level);
+          for (const auto& c : cols[m]) slots.push_back({c, v * count, 1});
+      be.hash_leaves(slots, count, P, k, level);
     }
     for (size_t m : at) scratch[m].clear(), cols[m].clear();  // a level's parts live only while it is hashed
     levels_.push_back(std::move(level));
@@ -51,7 +50,7 @@ MixedTree::MixedTree(Backend& be, std::vector<Matrix> matrices) : be_(be) {
         m_[m].part(k, scratch[m], cols[m]);
         in.insert(in.end(), cols[m].begin(), cols[m].end());
       }
-      be.hash_level(levels_.back(), in, w / P, P, k, up);
+      be.hash_level(levels_.back(), Backend::Children::kHalves, in, w / P, P, k, up);
     }
     for (size_t m : inject) scratch[m].clear(), cols[m].clear();
     levels_.push_back(std::move(up));

@@ -1,5 +1,6 @@
 // The optimized prover: reference/prove/prove.cpp's steps, in the same order, each a whole-step
-// operation of the backend seam (optimized/backend): the tables' columns, their coefficients,
+// operation of the backend seam (optimized/backend) or, for LogUp and the quotient, of the circuit
+// (optimized/circuit) over its buffers: the tables' columns, their coefficients,
 // the LDE parts, the Merkle levels, the DEEP codewords and the FRI layers are buffers the
 // backend owns, and this file only orders the steps, runs the transcript and reads back the few
 // values the proof carries (roots, out-of-domain values, opened rows). Field arithmetic is
@@ -92,24 +93,26 @@ std::vector<Fp3> bitrev_powers(size_t n, const Fp3& z) {
 namespace {
 spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
                             const std::vector<Fp>& publics, const spec::StarkOptions& options, unsigned threads,
-                            const Progress& progress, const BufferReport& buffers, Lde lde, Backend* backend);
+                            const Progress& progress, const BufferReport& buffers, Lde lde, Backend* backend, Circuit* circuit);
 }  // namespace
 
 spec::StarkProof prove_unchecked(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
                                  const std::vector<Fp>& publics, const spec::StarkOptions& options, unsigned threads,
-                                 const Progress& progress, const BufferReport& buffers, Lde lde, Backend* backend) {
-  return prove_impl(image, std::move(tables), publics, options, threads, progress, buffers, lde, backend);
+                                 const Progress& progress, const BufferReport& buffers, Lde lde, Backend* backend, Circuit* circuit) {
+  return prove_impl(image, std::move(tables), publics, options, threads, progress, buffers, lde, backend, circuit);
 }
 
 namespace {
 spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
                             const std::vector<Fp>& publics, const spec::StarkOptions& options, unsigned threads,
-                            const Progress& progress, const BufferReport& buffers, Lde lde, Backend* backend) {
+                            const Progress& progress, const BufferReport& buffers, Lde lde, Backend* backend, Circuit* circuit) {
   if (auto why = spec::check_options(options)) throw std::invalid_argument("proof options: " + *why);
   threads = resolve_threads(threads);
   std::unique_ptr<Backend> own;
   if (!backend) own = make_cpu_backend(threads), backend = own.get();
   Backend& be = *backend;
+  std::unique_ptr<Circuit> own_circuit;
+  if (!circuit) own_circuit = make_cpu_circuit(threads), circuit = own_circuit.get();
   const core::AirLayout& layout = core::air_layout();
   const unsigned lb = options.log_blowup;
   const size_t blowup = size_t{1} << lb;
@@ -261,7 +264,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     const std::string label = "logup " + tl.name;
     const core::span::Span per_table(label.c_str());
     ensure(be, d.coeffs[kAux], tl.aux_width(), d.h);
-    d.terminal = be.logup_columns(t, tl.fractions, d.trace, publics, alpha_lu, beta_lu, d.coeffs[kAux]);
+    d.terminal = circuit->logup_columns(be, t, tl.fractions, d.trace, publics, alpha_lu, beta_lu, d.coeffs[kAux]);
     be.dif_coefficients(d.coeffs[kAux]);
   }
   for (TableData& d : td) d.trace.clear();  // LogUp was the last to read it
@@ -284,11 +287,13 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
     // The combination on each LDE part (a coset of h rows, whose next row is the part's next),
     // divided by Z_H, which is one value on the part: x^h = (shift·ω_N^k)^h.
     Columns q, main_scratch, aux_scratch;
-    ensure(be, q, 3, d.n);
+    // Zeros, not allocate's undefined bytes: a circuit that works on host copies reads q whole
+    // (each part writes only its rows), and a DualBackend compares what is read.
+    for (size_t c = 0; c < 3; ++c) q.push_back(be.upload<Fp>(std::vector<Fp>(d.n)));
     for (size_t k = 0; k < blowup; ++k) {
       const Columns& main_k = part(d, kMain, k, main_scratch);
       const Columns& aux_k = part(d, kAux, k, aux_scratch);
-      Backend::QuotientPart qp;
+      Circuit::QuotientPart qp;
       qp.table = t;
       qp.log_h = d.log_h;
       qp.blowup = blowup;
@@ -298,7 +303,7 @@ spec::StarkProof prove_impl(const spec::ProgramImage& image, std::vector<air::Ta
       qp.lu_alpha = alpha_lu;
       qp.lu_beta = beta_lu;
       qp.terminal = d.terminal;
-      be.quotient_part(qp, main_k, aux_k, publics, powers, q);
+      circuit->quotient_part(be, qp, main_k, aux_k, publics, powers, q);
     }
     main_scratch.clear(), aux_scratch.clear();
     be.coset_interpolate(q, d.shift);

@@ -14,6 +14,7 @@
 #include "core/stark/stopwatch.h"
 #include "optimized/air/check.h"
 #include "optimized/backend/backend.h"
+#include "optimized/circuit/circuit.h"
 #include "spec/isa.h"
 #include "spec/stark.h"
 
@@ -33,12 +34,13 @@ using BufferReport =
 // As ref::prove::prove_unchecked: the trace is proven as it is (a dishonest one gives a proof the
 // verifier rejects), from column-major tables (spec order, as optimized/trace builds them) and the
 // public values (spec order); the tables are consumed. Throws std::invalid_argument on options or
-// table shapes the protocol does not allow. Every step runs on `backend` (null: the
-// CPU backend with `threads` threads); a DualBackend compares each step of two backends.
+// table shapes the protocol does not allow. Every generic step runs on `backend` (null: the
+// CPU backend with `threads` threads; a DualBackend compares each step of two backends), the
+// AIR-specific ones on `circuit` over the backend's buffers (null: the CPU circuit).
 spec::StarkProof prove_unchecked(const spec::ProgramImage& image, std::vector<air::TableColumns>&& tables,
                                  const std::vector<Fp>& publics, const spec::StarkOptions& options,
                                  unsigned threads = 0, const Progress& progress = {},
                                  const BufferReport& buffers = {}, Lde lde = Lde::kStream,
-                                 Backend* backend = nullptr);
+                                 Backend* backend = nullptr, Circuit* circuit = nullptr);
 
 }  // namespace zkrv::opt::prove

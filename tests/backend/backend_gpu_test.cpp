@@ -25,12 +25,15 @@ TEST(BackendGpu, LargeSizesMatchCpu) {
   std::mt19937_64 g(99);
   // the largest column size the issue names (2^24 after blowup 2), 2 columns; and 2^20 x 8
   for (auto [log_n, width] : {std::pair{23u, size_t{2}}, std::pair{20u, size_t{8}}}) {
-    const auto in = be->upload<Fp>(random_fp((size_t{1} << log_n) * width, g));
-    auto out = be->alloc<Fp>((size_t{2} << log_n) * width);
-    be->batch_coset_lde(in, width, 1, Fp::from_u64(7), out);
-    auto nodes = be->alloc<opt::Digest>(size_t{4} << log_n);
-    be->hash_rows(out, width, nodes);
-    be->merkle_tree(nodes);
+    std::vector<Buffer<Fp>> in, out;
+    std::vector<Backend::Slot> slots;
+    for (size_t c = 0; c < width; ++c) {
+      in.push_back(be->upload<Fp>(random_fp(size_t{1} << log_n, g)));
+      out.push_back(be->alloc<Fp>(size_t{2} << log_n));
+      slots.push_back({out.back(), 0, 1});
+    }
+    be->batch_coset_lde(in, 1, Fp::from_u64(7), out);
+    const opt::MerkleTree tree(*be, slots, size_t{2} << log_n);  // every level compared
   }
   check_fri(*be, 18);
 }

@@ -4,6 +4,7 @@
 // CUDA against the CPU.
 #include <gtest/gtest.h>
 
+#include "optimized/circuit/circuit.h"
 #include "optimized/ntt/ntt.h"
 #include "tests/backend/backend_checks.h"
 
@@ -39,17 +40,16 @@ class FaultyFold final : public Backend {
   void read(const opt::Storage& s, size_t o, void* d, size_t b) override { inner_->read(s, o, d, b); }
   void copy(opt::Storage& d, const opt::Storage& s, size_t b) override { inner_->copy(d, s, b); }
   void gather(const opt::Storage& s, size_t e, std::span<const size_t> i, void* d) override { inner_->gather(s, e, i, d); }
-  void batch_coset_lde(const Buffer<Fp>& in, size_t w, unsigned lb, Fp s, Buffer<Fp>& out) override { inner_->batch_coset_lde(in, w, lb, s, out); }
-  void hash_rows(const Buffer<Fp>& m, size_t w, Buffer<opt::Digest>& n) override { inner_->hash_rows(m, w, n); }
-  void hash_fri_rows(const Buffer<Fp3>& l, unsigned a, Buffer<opt::Digest>& n) override { inner_->hash_fri_rows(l, a, n); }
-  void merkle_tree(Buffer<opt::Digest>& n) override { inner_->merkle_tree(n); }
+  void batch_coset_lde(std::span<const Buffer<Fp>> in, unsigned lb, Fp s, std::span<Buffer<Fp>> out) override {
+    inner_->batch_coset_lde(in, lb, s, out);
+  }
   void fri_fold(const Buffer<Fp3>& in, unsigned a, Fp s, const Fp3& b, Buffer<Fp3>& out) override {
     inner_->fri_fold(in, a, s, b, out);
     opt::HostView<Fp3> v(*inner_, out, true);
     v[v.size() - 1].c[2] = v[v.size() - 1].c[2] + Fp::from_u64(1);  // one wrong coefficient
   }
   void batch_inverse(Buffer<Fp>& v) override { inner_->batch_inverse(v); }
-  std::vector<Fp3> evaluate_ood(const Buffer<Fp>& m, size_t w, const Fp3& z) override { return inner_->evaluate_ood(m, w, z); }
+  std::vector<Fp3> evaluate_ood(std::span<const Buffer<Fp>> m, const Fp3& z) override { return inner_->evaluate_ood(m, z); }
 
  private:
   std::unique_ptr<Backend> inner_;
@@ -114,11 +114,24 @@ TEST(Backend, ProverStepsRefuseWrongShapes) {
   auto acc = be->upload<opt::Fp3>(std::vector<opt::Fp3>(16));
   EXPECT_THROW(be->deep_accumulate(dp, cols(6, 8), acc), std::invalid_argument);  // part 2 of 2
   auto out = be->alloc<opt::Digest>(4);
-  EXPECT_THROW(be->hash_leaves(c8, std::vector<size_t>{0, 0, 6}, 4, 1, 0, out), std::out_of_range);
-  EXPECT_THROW(be->hash_leaves(c8, std::vector<size_t>{0, 0, 0}, 4, 2, 0, out), std::out_of_range);
+  auto slots = [](const std::vector<opt::Buffer<opt::Fp>>& cs, size_t width, std::vector<size_t> offsets) {
+    std::vector<opt::Backend::Slot> v;
+    for (size_t c = 0; c < cs.size(); ++c) v.push_back({cs[c], offsets[c], width});
+    return v;
+  };
+  EXPECT_THROW(be->hash_leaves(slots(c8, 1, {0, 0, 6}), 4, 1, 0, out), std::out_of_range);  // rows 6..9 of 8
+  EXPECT_THROW(be->hash_leaves(slots(c8, 3, {0, 0, 0}), 4, 1, 0, out), std::out_of_range);  // 4 leaves of 3 from 8
+  EXPECT_THROW(be->hash_leaves(slots(c8, 1, {0, 0, 0}), 4, 2, 0, out), std::out_of_range);  // leaf 3 at 6 of 4
   auto below = be->alloc<opt::Digest>(6);
-  EXPECT_THROW(be->hash_level(below, c8, 4, 1, 0, out), std::invalid_argument);
-  EXPECT_THROW(be->logup_columns(0, {}, c8, {}, {}, {}, c8), std::invalid_argument);
+  EXPECT_THROW(be->hash_level(below, opt::Backend::Children::kHalves, c8, 4, 1, 0, out), std::invalid_argument);
+  auto below8 = be->alloc<opt::Digest>(8);
+  EXPECT_THROW(be->hash_level(below8, opt::Backend::Children::kPairs, c4, 4, 2, 0, out), std::out_of_range);
+  EXPECT_THROW(be->batch_coset_lde(c8, 1, opt::Fp::from_u64(7), c8), std::invalid_argument);
+  auto c12 = cols(3, 12);
+  EXPECT_THROW(be->batch_coset_lde(c6, 1, opt::Fp::from_u64(7), c12), std::invalid_argument);
+  EXPECT_THROW(be->evaluate_ood(std::vector<opt::Buffer<opt::Fp>>{c8[0], c4[0]}, opt::Fp3{}), std::invalid_argument);
+  auto circuit = opt::make_cpu_circuit(2);
+  EXPECT_THROW(circuit->logup_columns(*be, 0, {}, c8, {}, {}, {}, c8), std::invalid_argument);
 }
 }  // namespace
 }  // namespace zkrv

@@ -1,7 +1,8 @@
 // The CUDA kernels' per-element bodies (optimized/cuda/kernels_hd.h) run here on the CPU, with
 // the grids emulated block by block and stage by stage, and must equal the CPU backend: the NTT
 // pass decomposition (DIT, DIF, the whole LDE), the prefixed Keccak stream (leaves of every width
-// around the rate, nodes), the FRI fold for every arity, and the barycentric weights. This is
+// around the rate, nodes), the Merkle level bodies (slot tables, pairs and halves, injected
+// columns), the FRI fold for every arity, and the barycentric weights. This is
 // what can be checked of the GPU code on a machine without a GPU.
 #include "optimized/cuda/kernels_hd.h"
 
@@ -11,6 +12,7 @@
 #include <functional>
 #include <random>
 
+#include "optimized/backend/backend.h"
 #include "optimized/fri/fold.h"
 #include "optimized/ntt/ntt.h"
 #include "reference/merkle/merkle.h"
@@ -145,6 +147,64 @@ TEST(CudaKernelBodies, PrefixedKeccakMatchesMerkleHashes) {
   ref::Digest d;
   std::memcpy(d.data(), out, 32);
   EXPECT_EQ(d, ref::merkle_node(l, r));
+}
+
+// The Merkle level kernels' bodies (hash_leaf over a slot table, hash_node with and without
+// injected columns, children by pairs and by halves) against the CPU backend's hash_leaves and
+// hash_level, emulating the grids: one body call per output.
+TEST(CudaKernelBodies, MerkleLevelBodiesMatchTheCpuBackend) {
+  std::mt19937_64 g(7);
+  auto cpu = make_cpu_backend(1);
+  const size_t count = 37;
+  // slots of widths 1, 3, 0, 2 and 17 at various offsets, as the FRI layers and the columns use them
+  const std::vector<std::pair<size_t, size_t>> shape{{1, 0}, {3, 5}, {0, 2}, {2, 1}, {17, 0}};
+  std::vector<std::vector<Fp>> values;
+  std::vector<Backend::Slot> slots;
+  std::vector<LeafSlot> table;
+  size_t words = 0;
+  for (const auto& [width, offset] : shape) {
+    values.push_back(random_fp(offset + width * count, g()));
+    slots.push_back({cpu->upload<Fp>(values.back()), offset, width});
+    table.push_back({reinterpret_cast<const uint64_t*>(values.back().data()) + offset, width});
+    words += width;
+  }
+  for (const auto& [stride, first] : {std::pair<size_t, size_t>{1, 0}, {2, 1}}) {
+    auto out = cpu->alloc<Digest>(2 * count + 1);
+    cpu->hash_leaves(slots, count, stride, first, out);
+    const auto want = cpu->download(out);
+    for (size_t q = 0; q < count; ++q) {
+      Digest d;
+      hash_leaf(table.data(), words, q, reinterpret_cast<uint64_t*>(d.data()));
+      ASSERT_EQ(d, want[stride * q + first]) << "leaf " << q << " stride " << stride;
+    }
+  }
+  const size_t w = 16;
+  std::vector<Digest> below(2 * w);
+  for (auto& d : below)
+    for (auto& b : d) b = static_cast<uint8_t>(g());
+  const auto below_b = cpu->upload<Digest>(below);
+  for (size_t ninject : {0u, 3u})
+    for (auto children : {Backend::Children::kPairs, Backend::Children::kHalves}) {
+      std::vector<std::vector<Fp>> inject;
+      std::vector<Buffer<Fp>> inject_b;
+      std::vector<const uint64_t*> inject_p;
+      for (size_t c = 0; c < ninject; ++c) {
+        inject.push_back(random_fp(w / 2, g()));
+        inject_b.push_back(cpu->upload<Fp>(inject.back()));
+        inject_p.push_back(reinterpret_cast<const uint64_t*>(inject.back().data()));
+      }
+      auto up = cpu->alloc<Digest>(w);
+      cpu->hash_level(below_b, children, inject_b, w / 2, 2, 1, up);  // the odd nodes, as part 1 of 2
+      const auto want = cpu->download(up);
+      const bool pairs = children == Backend::Children::kPairs;
+      for (size_t q = 0; q < w / 2; ++q) {
+        const size_t j = 2 * q + 1, l = pairs ? 2 * j : j, r = pairs ? 2 * j + 1 : j + w;
+        Digest d;
+        hash_node(reinterpret_cast<const uint64_t*>(below[l].data()), reinterpret_cast<const uint64_t*>(below[r].data()),
+                  inject_p.data(), ninject, q, reinterpret_cast<uint64_t*>(d.data()));
+        ASSERT_EQ(d, want[j]) << "node " << j << (pairs ? " by pairs" : " by halves") << ", " << ninject << " injected";
+      }
+    }
 }
 
 TEST(CudaKernelBodies, FoldAndOodWeightsMatchTheCpu) {

@@ -93,9 +93,10 @@ TEST(ProveDiff, ThePresetsGiveTheReferenceBytes) {
   expect_same(c, spec::StarkOptions{3, 8, 4, 0}, "cxx_lifecycle, blowup 8, final size 1");
 }
 
-// A backend with only the seam's base operations (memory, LDE, hashing, folds), forwarded to a
-// CPU backend: every prover step takes Backend's default path (host copies in, the CPU step,
-// outputs written back), which is the path a backend without that step (CUDA today) runs.
+// A backend with only the seam's base operations (memory, LDE, folds, inverses), forwarded to a
+// CPU backend: every other step takes Backend's default path (host copies in, the CPU step,
+// outputs written back), which is the path a backend without that step runs; and its memory is
+// not host-addressable, so the circuit's steps run on host copies of its buffers.
 class BaseOpsOnly : public opt::Backend {
  public:
   explicit BaseOpsOnly(unsigned threads) : in_(opt::make_cpu_backend(threads)) {}
@@ -105,20 +106,16 @@ class BaseOpsOnly : public opt::Backend {
   void read(const opt::Storage& s, size_t o, void* d, size_t b) override { in_->read(s, o, d, b); }
   void copy(opt::Storage& d, const opt::Storage& s, size_t b) override { in_->copy(d, s, b); }
   void gather(const opt::Storage& s, size_t e, std::span<const size_t> i, void* d) override { in_->gather(s, e, i, d); }
-  void batch_coset_lde(const opt::Buffer<opt::Fp>& in, size_t w, unsigned lb, opt::Fp shift, opt::Buffer<opt::Fp>& out) override {
-    in_->batch_coset_lde(in, w, lb, shift, out);
+  void batch_coset_lde(std::span<const opt::Buffer<opt::Fp>> in, unsigned lb, opt::Fp shift,
+                       std::span<opt::Buffer<opt::Fp>> out) override {
+    in_->batch_coset_lde(in, lb, shift, out);
   }
-  void hash_rows(const opt::Buffer<opt::Fp>& m, size_t w, opt::Buffer<opt::Digest>& n) override { in_->hash_rows(m, w, n); }
-  void hash_fri_rows(const opt::Buffer<opt::Fp3>& l, unsigned a, opt::Buffer<opt::Digest>& n) override {
-    in_->hash_fri_rows(l, a, n);
-  }
-  void merkle_tree(opt::Buffer<opt::Digest>& n) override { in_->merkle_tree(n); }
   void fri_fold(const opt::Buffer<opt::Fp3>& in, unsigned a, opt::Fp s, const opt::Fp3& b, opt::Buffer<opt::Fp3>& out) override {
     in_->fri_fold(in, a, s, b, out);
   }
   void batch_inverse(opt::Buffer<opt::Fp>& v) override { in_->batch_inverse(v); }
-  std::vector<opt::Fp3> evaluate_ood(const opt::Buffer<opt::Fp>& m, size_t w, const opt::Fp3& z) override {
-    return in_->evaluate_ood(m, w, z);
+  std::vector<opt::Fp3> evaluate_ood(std::span<const opt::Buffer<opt::Fp>> m, const opt::Fp3& z) override {
+    return in_->evaluate_ood(m, z);
   }
 
  private:
@@ -129,9 +126,9 @@ class BaseOpsOnly : public opt::Backend {
 class WrongInjectedLevel final : public BaseOpsOnly {
  public:
   WrongInjectedLevel() : BaseOpsOnly(1) {}
-  void hash_level(const opt::Buffer<opt::Digest>& below, std::span<const opt::Buffer<opt::Fp>> inject, size_t count,
-                  size_t stride, size_t first, opt::Buffer<opt::Digest>& up) override {
-    opt::Backend::hash_level(below, inject, count, stride, first, up);
+  void hash_level(const opt::Buffer<opt::Digest>& below, Children children, std::span<const opt::Buffer<opt::Fp>> inject,
+                  size_t count, size_t stride, size_t first, opt::Buffer<opt::Digest>& up) override {
+    opt::Backend::hash_level(below, children, inject, count, stride, first, up);
     if (!inject.empty() && first == 0 && !done_) {
       opt::Digest d{};
       read(up.storage(), 0, d.data(), sizeof d);

@@ -21,6 +21,7 @@
 #include "core/fri/fri.h"
 #include "optimized/backend/backend.h"
 #include "optimized/fri/fri.h"
+#include "optimized/merkle/merkle.h"
 #include "optimized/ntt/ntt.h"
 #include "optimized/transcript/transcript.h"
 #include "reference/merkle/merkle.h"
@@ -123,6 +124,24 @@ std::optional<std::string> fri_verify(const std::map<unsigned, std::vector<Fp3>>
   return std::nullopt;
 }
 
+// width columns of n random values, and as many outputs of n << log_blowup.
+std::vector<Buffer<Fp>> columns(Backend& be, size_t width, size_t n, uint64_t seed) {
+  std::vector<Buffer<Fp>> v;
+  for (size_t c = 0; c < width; ++c) v.push_back(be.upload<Fp>(random_fp(n, seed + c)));
+  return v;
+}
+std::vector<Buffer<Fp>> outputs(Backend& be, size_t width, size_t n) {
+  std::vector<Buffer<Fp>> v;
+  for (size_t c = 0; c < width; ++c) v.push_back(be.alloc<Fp>(n));
+  return v;
+}
+// The plain tree over the columns' rows (Backend::hash_leaves, then hash_level by pairs).
+opt::MerkleTree commit(Backend& be, const std::vector<Buffer<Fp>>& cols) {
+  std::vector<Backend::Slot> slots;
+  for (const auto& c : cols) slots.push_back({c, 0, 1});
+  return opt::MerkleTree(be, slots, cols[0].size());
+}
+
 void correctness(Backend& dual, bool quick) {
   std::printf("correctness: %s\n", dual.name().c_str());
   for (unsigned log_n : {0u, 1u, 5u, 12u, 13u, 17u})
@@ -132,26 +151,23 @@ void correctness(Backend& dual, bool quick) {
         step("LDE + leaves + tree, 2^" + std::to_string(log_n) + " rows x " + std::to_string(width) + ", blowup 2^" +
                  std::to_string(log_blowup),
              [&] {
-               const auto in = dual.upload<Fp>(random_fp(n * width, log_n * 100 + width));
-               auto out = dual.alloc<Fp>((n << log_blowup) * width);
-               dual.batch_coset_lde(in, width, log_blowup, Fp::from_u64(7), out);
-               auto nodes = dual.alloc<Digest>(2 * (n << log_blowup));
-               dual.hash_rows(out, width, nodes);
-               dual.merkle_tree(nodes);
-               if (n >= 2) dual.evaluate_ood(in, width, {{Fp::from_u64(5), Fp::from_u64(6), Fp::from_u64(7)}});
+               const auto in = columns(dual, width, n, log_n * 100 + width);
+               auto out = outputs(dual, width, n << log_blowup);
+               dual.batch_coset_lde(in, log_blowup, Fp::from_u64(7), out);
+               commit(dual, out);
+               if (n >= 2) dual.evaluate_ood(in, {{Fp::from_u64(5), Fp::from_u64(6), Fp::from_u64(7)}});
              });
       }
   step("OOD at a point of the subgroup", [&] {
-    const auto in = dual.upload<Fp>(random_fp(64 * 3, 1));
-    dual.evaluate_ood(in, 3, {{opt::root_of_unity(6).pow(5), Fp(), Fp()}});
+    dual.evaluate_ood(columns(dual, 3, 64, 1), {{opt::root_of_unity(6).pow(5), Fp(), Fp()}});
   });
   for (unsigned log_arity : {1u, 2u, 3u, 4u})
     step("FRI leaves + fold, arity 2^" + std::to_string(log_arity) + ", 2^13 values", [&] {
       const auto layer = dual.upload<Fp3>(random_fp3(size_t{1} << 13, log_arity));
       const size_t m = layer.size() >> log_arity;
-      auto nodes = dual.alloc<Digest>(2 * m);
-      dual.hash_fri_rows(layer, log_arity, nodes);
-      dual.merkle_tree(nodes);
+      std::vector<Backend::Slot> slots;  // a leaf: values i + j·m, three coefficients each
+      for (size_t j = 0; j < (size_t{1} << log_arity); ++j) slots.push_back({layer.as<Fp>(), 3 * j * m, 3});
+      opt::MerkleTree(dual, slots, m);
       auto out = dual.alloc<Fp3>(m);
       dual.fri_fold(layer, log_arity, Fp::from_u64(7), {{Fp::from_u64(11), Fp::from_u64(12), Fp::from_u64(13)}}, out);
       dual.download(out);
@@ -164,12 +180,10 @@ void correctness(Backend& dual, bool quick) {
   });
   if (!quick)
     step("largest column: 2 columns 2^23 -> 2^24, leaves and tree", [&] {
-      const auto in = dual.upload<Fp>(random_fp(size_t{2} << 23, 3));
-      auto out = dual.alloc<Fp>(size_t{2} << 24);
-      dual.batch_coset_lde(in, 2, 1, Fp::from_u64(7), out);
-      auto nodes = dual.alloc<Digest>(size_t{2} << 24);
-      dual.hash_rows(out, 2, nodes);
-      dual.merkle_tree(nodes);
+      const auto in = columns(dual, 2, size_t{1} << 23, 3);
+      auto out = outputs(dual, 2, size_t{1} << 24);
+      dual.batch_coset_lde(in, 1, Fp::from_u64(7), out);
+      commit(dual, out);
     });
   for (unsigned log_degree : quick ? std::vector<unsigned>{8, 12} : std::vector<unsigned>{8, 12, 18}) {
     const spec::StarkOptions o = fri_options(2, 32, 8, 3);
@@ -212,14 +226,10 @@ void timing(Backend* gpu, Backend& cpu, bool quick) {
     const size_t copy_bytes = quick ? (size_t{64} << 20) : (size_t{1} << 30);
     auto a = be.allocate(copy_bytes), b = be.allocate(copy_bytes);
     const double copy_ms = best_ms(5, [&] { be.copy(*b, *a, copy_bytes); });
-    const auto m = be.upload<Fp>(random_fp(rows * width, 1));
-    auto lde = be.alloc<Fp>(2 * rows * width);
-    const double lde_ms = best_ms(3, [&] { be.batch_coset_lde(m, width, 1, Fp::from_u64(7), lde); });
-    auto nodes = be.alloc<Digest>(4 * rows);
-    const double merkle_ms = best_ms(3, [&] {
-      be.hash_rows(lde, width, nodes);
-      be.merkle_tree(nodes);
-    });
+    const auto m = columns(be, width, rows, 1);
+    auto lde = outputs(be, width, 2 * rows);
+    const double lde_ms = best_ms(3, [&] { be.batch_coset_lde(m, 1, Fp::from_u64(7), lde); });
+    const double merkle_ms = best_ms(3, [&] { commit(be, lde); });
     const spec::StarkOptions o = fri_options(1, 40, 16, 5);
     const auto e = fri_input(log_fri, o.log_blowup, 5);
     const auto deep = upload(be, e);
