@@ -219,21 +219,27 @@ class CpuBackend final : public Backend {
     if (count && stride * (count - 1) + first >= out.size()) throw std::out_of_range("hash_leaves: the level is too short");
     const size_t len = 1 + 8 * words, groups = (count + 7) / 8;
     Digest* level = ptr(out);
+    // Columns (slots of width 1) go through a tile; wider slots are rows already and are copied
+    // straight into the messages.
+    std::vector<size_t> narrow;
+    for (size_t sl = 0; sl < slots.size(); ++sl)
+      if (slots[sl].width == 1) narrow.push_back(sl);
     parallel_for(groups, threads_, [&](size_t gb, size_t ge) {
-      // A tile of 256 leaves: every slot's values copied first (one short stream per slot),
+      // A tile of 256 leaves: every column's values copied first (one short stream per column),
       // then the messages written from it. Read in place, each leaf would touch a cache line
       // and a page in every column: at 2^20 rows that took more time than the hashing.
       constexpr size_t kTile = 256;
-      std::vector<Fp> tile(words * kTile);
+      std::vector<Fp> tile(narrow.size() * kTile);
+      std::vector<size_t> tile_of(slots.size());
+      for (size_t i = 0; i < narrow.size(); ++i) tile_of[narrow[i]] = i * kTile;
       std::vector<uint8_t> buf(8 * len);
       const uint8_t* msgs[8];
       for (int m = 0; m < 8; ++m) msgs[m] = buf.data() + m * len;
       for (size_t g0 = gb; g0 < ge; g0 += kTile / 8) {
         const size_t first0 = 8 * g0, L = std::min(count, first0 + kTile) - first0;
-        // slot s's values for leaf first0 + i at tile[base_s + width_s·i, + width_s)
-        for (size_t sl = 0, base = 0; sl < slots.size(); base += slots[sl].width * kTile, ++sl) {
-          const Fp* src = ptr(slots[sl].values) + slots[sl].offset + slots[sl].width * first0;
-          std::copy(src, src + slots[sl].width * L, tile.data() + base);
+        for (size_t sl : narrow) {
+          const Fp* src = ptr(slots[sl].values) + slots[sl].offset + first0;
+          std::copy(src, src + L, tile.data() + tile_of[sl]);
         }
         for (size_t g = g0; g < std::min(ge, g0 + kTile / 8); ++g) {
           const size_t at = 8 * g, cnt = std::min<size_t>(8, count - at);
@@ -241,8 +247,15 @@ class CpuBackend final : public Backend {
             uint8_t* b = buf.data() + q * len;
             *b++ = 0x00;  // protocol:merkle:leaf
             const size_t i = at + q - first0;
-            for (size_t sl = 0, base = 0; sl < slots.size(); base += slots[sl].width * kTile, ++sl)
-              for (size_t c = 0; c < slots[sl].width; ++c) b = put_fp(b, tile[base + slots[sl].width * i + c]);
+            for (size_t sl = 0; sl < slots.size(); ++sl) {
+              const size_t w = slots[sl].width;
+              if (w == 1) {
+                b = put_fp(b, tile[tile_of[sl] + i]);
+              } else if (w) {  // canonical words, little-endian host, as put_fp writes them
+                std::memcpy(b, ptr(slots[sl].values) + slots[sl].offset + w * (at + q), 8 * w);
+                b += 8 * w;
+              }
+            }
           }
           Digest d[8];
           hash_group(msgs, cnt, len, d);
