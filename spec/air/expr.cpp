@@ -1,5 +1,6 @@
 #include "spec/air/expr.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "spec/field.h"
@@ -140,54 +141,65 @@ uint64_t fp_mul(uint64_t a, uint64_t b) { return static_cast<uint64_t>((static_c
 std::unique_ptr<Expr> parse_expr(const std::string& text, ParseFailure* error) { return Parser(text, error).parse(); }
 
 unsigned degree(const Expr& e) {
-  switch (e.op) {
-    case Expr::Op::kConst: case Expr::Op::kPublic: return 0;
-    case Expr::Op::kColumn: case Expr::Op::kNext: return 1;
-    case Expr::Op::kAdd: case Expr::Op::kSub: return std::max(degree(*e.args[0]), degree(*e.args[1]));
-    case Expr::Op::kMul: return degree(*e.args[0]) + degree(*e.args[1]);
-    case Expr::Op::kNeg: return degree(*e.args[0]);
-    case Expr::Op::kPow: return degree(*e.args[0]) * static_cast<unsigned>(e.value);
-  }
-  return 0;
+  struct Degree {
+    unsigned constant(uint64_t) const { return 0; }
+    unsigned column(const std::string&, bool) const { return 1; }
+    unsigned public_value(const std::string&) const { return 0; }
+    unsigned add(unsigned a, unsigned b) const { return std::max(a, b); }
+    unsigned sub(unsigned a, unsigned b) const { return std::max(a, b); }
+    unsigned mul(unsigned a, unsigned b) const { return a + b; }
+    unsigned neg(unsigned a) const { return a; }
+    unsigned pow(unsigned a, uint64_t k) const { return a * static_cast<unsigned>(k); }
+  };
+  return fold<unsigned>(e, Degree{});
 }
 
-void names(const Expr& e, const std::function<void(const std::string&, bool)>& visit) {
-  if (e.op == Expr::Op::kColumn || e.op == Expr::Op::kPublic) visit(e.name, false);
-  if (e.op == Expr::Op::kNext) visit(e.name, true);
-  for (const auto& a : e.args) names(*a, visit);
+void names(const Expr& e, const std::function<void(const std::string&, bool)>& found) {
+  struct Names {  // the leaves, left to right
+    const std::function<void(const std::string&, bool)>& found;
+    void constant(uint64_t) const {}
+    void column(const std::string& name, bool next) const { found(name, next); }
+    void public_value(const std::string& name) const { found(name, false); }
+    void add(const Expr& a, const Expr& b) const { names(a, found), names(b, found); }
+    void sub(const Expr& a, const Expr& b) const { names(a, found), names(b, found); }
+    void mul(const Expr& a, const Expr& b) const { names(a, found), names(b, found); }
+    void neg(const Expr& a) const { names(a, found); }
+    void pow(const Expr& base, uint64_t) const { names(base, found); }
+  };
+  visit<void>(e, Names{found});
 }
 
 std::string to_string(const Expr& e) {
-  switch (e.op) {
-    case Expr::Op::kConst: return std::to_string(e.value);
-    case Expr::Op::kColumn: case Expr::Op::kPublic: return e.name;
-    case Expr::Op::kNext: return e.name + "'";
-    case Expr::Op::kAdd: return "(" + to_string(*e.args[0]) + " + " + to_string(*e.args[1]) + ")";
-    case Expr::Op::kSub: return "(" + to_string(*e.args[0]) + " - " + to_string(*e.args[1]) + ")";
-    case Expr::Op::kMul: return to_string(*e.args[0]) + " * " + to_string(*e.args[1]);
-    case Expr::Op::kNeg: return "-" + to_string(*e.args[0]);
-    case Expr::Op::kPow: return to_string(*e.args[0]) + "^" + std::to_string(e.value);
-  }
-  return "?";
+  struct Text {
+    std::string constant(uint64_t v) const { return std::to_string(v); }
+    std::string column(const std::string& name, bool next) const { return next ? name + "'" : name; }
+    std::string public_value(const std::string& name) const { return name; }
+    std::string add(const std::string& a, const std::string& b) const { return "(" + a + " + " + b + ")"; }
+    std::string sub(const std::string& a, const std::string& b) const { return "(" + a + " - " + b + ")"; }
+    std::string mul(const std::string& a, const std::string& b) const { return a + " * " + b; }
+    std::string neg(const std::string& a) const { return "-" + a; }
+    std::string pow(const std::string& a, uint64_t k) const { return a + "^" + std::to_string(k); }
+  };
+  return fold<std::string>(e, Text{});
 }
 
 uint64_t eval(const Expr& e, const std::function<uint64_t(const std::string&, bool)>& lookup) {
-  switch (e.op) {
-    case Expr::Op::kConst: return e.value;
-    case Expr::Op::kColumn: case Expr::Op::kPublic: return lookup(e.name, false);
-    case Expr::Op::kNext: return lookup(e.name, true);
-    case Expr::Op::kAdd: return fp_add(eval(*e.args[0], lookup), eval(*e.args[1], lookup));
-    case Expr::Op::kSub: return fp_sub(eval(*e.args[0], lookup), eval(*e.args[1], lookup));
-    case Expr::Op::kMul: return fp_mul(eval(*e.args[0], lookup), eval(*e.args[1], lookup));
-    case Expr::Op::kNeg: return fp_sub(0, eval(*e.args[0], lookup));
-    case Expr::Op::kPow: {
-      const uint64_t b = eval(*e.args[0], lookup);
+  struct Value {
+    const std::function<uint64_t(const std::string&, bool)>& lookup;
+    uint64_t constant(uint64_t v) const { return v; }
+    uint64_t column(const std::string& name, bool next) const { return lookup(name, next); }
+    uint64_t public_value(const std::string& name) const { return lookup(name, false); }
+    uint64_t add(uint64_t a, uint64_t b) const { return fp_add(a, b); }
+    uint64_t sub(uint64_t a, uint64_t b) const { return fp_sub(a, b); }
+    uint64_t mul(uint64_t a, uint64_t b) const { return fp_mul(a, b); }
+    uint64_t neg(uint64_t a) const { return fp_sub(0, a); }
+    uint64_t pow(uint64_t b, uint64_t k) const {
       uint64_t r = 1;
-      for (uint64_t k = 0; k < e.value; ++k) r = fp_mul(r, b);
+      for (uint64_t i = 0; i < k; ++i) r = fp_mul(r, b);
       return r;
     }
-  }
-  return 0;
+  };
+  return fold<uint64_t>(e, Value{lookup});
 }
 
 }  // namespace zkrv::spec::air
