@@ -13,75 +13,60 @@ namespace {
 
 using spec::air::Expr;
 
+// Appends an expression's nodes to `out` bottom-up (spec::air::fold: operands first, so the
+// program is in postorder); each method returns its node's index.
 struct Compiler {
-  const spec::air::Table& table;
   const spec::air::Spec& spec;
-  Program out;
-  uint32_t add(Node n) {
-    out.nodes.push_back(n);
+  const spec::air::Table& table;
+  Program& out;
+  uint32_t node(Node::Op op, uint32_t a = 0, uint32_t b = 0, uint64_t value = 0) {
+    out.nodes.push_back(Node{op, a, b, value});
     return static_cast<uint32_t>(out.nodes.size() - 1);
   }
-  uint32_t compile(const Expr& e) {
-    Node n;
-    switch (e.op) {
-      case Expr::Op::kConst: n.op = Node::Op::kConst; n.value = e.value; return add(n);
-      case Expr::Op::kColumn:
-      case Expr::Op::kNext: {
-        const int c = table.column_index(e.name);
-        ZKRV_ASSERT(c >= 0, "unknown column " + e.name);
-        n.op = e.op == Expr::Op::kColumn ? Node::Op::kCol : Node::Op::kNext;
-        n.a = static_cast<uint32_t>(c);
-        return add(n);
-      }
-      case Expr::Op::kPublic: {
-        n.op = Node::Op::kPublic;
-        for (size_t i = 0; i < spec.publics.size(); ++i)
-          if (spec.publics[i].name == e.name) n.a = static_cast<uint32_t>(i);
-        return add(n);
-      }
-      case Expr::Op::kNeg:
-      case Expr::Op::kPow:
-        n.a = compile(*e.args[0]);
-        n.op = e.op == Expr::Op::kNeg ? Node::Op::kNeg : Node::Op::kPow;
-        n.value = e.value;
-        return add(n);
-      case Expr::Op::kAdd:
-      case Expr::Op::kSub:
-      case Expr::Op::kMul:
-        n.a = compile(*e.args[0]);
-        n.b = compile(*e.args[1]);
-        n.op = e.op == Expr::Op::kAdd ? Node::Op::kAdd : e.op == Expr::Op::kSub ? Node::Op::kSub : Node::Op::kMul;
-        return add(n);
-    }
-    ZKRV_ASSERT(false, "unknown expression node");
+  uint32_t constant(uint64_t v) { return node(Node::Op::kConst, 0, 0, v); }
+  uint32_t column(const std::string& name, bool next) {
+    const int c = table.column_index(name);
+    ZKRV_ASSERT(c >= 0, "unknown column " + name);
+    return node(next ? Node::Op::kNext : Node::Op::kCol, static_cast<uint32_t>(c));
   }
+  uint32_t public_value(const std::string& name) {
+    uint32_t index = 0;
+    for (size_t i = 0; i < spec.publics.size(); ++i)
+      if (spec.publics[i].name == name) index = static_cast<uint32_t>(i);
+    return node(Node::Op::kPublic, index);
+  }
+  uint32_t add(uint32_t a, uint32_t b) { return node(Node::Op::kAdd, a, b); }
+  uint32_t sub(uint32_t a, uint32_t b) { return node(Node::Op::kSub, a, b); }
+  uint32_t mul(uint32_t a, uint32_t b) { return node(Node::Op::kMul, a, b); }
+  uint32_t neg(uint32_t a) { return node(Node::Op::kNeg, a); }
+  uint32_t pow(uint32_t base, uint64_t k) { return node(Node::Op::kPow, base, 0, k); }
 };
 
 Program compile(const spec::air::Spec& spec, const spec::air::Table& t, const Expr& e) {
-  Compiler c{t, spec, {}};
-  c.compile(e);
-  c.out.degree = spec::air::degree(e);
-  return c.out;
+  Program p;
+  spec::air::fold<uint32_t>(e, Compiler{spec, t, p});
+  p.degree = spec::air::degree(e);
+  return p;
 }
 
 // |value| bound of an expression from its columns' types (infinity for a field column).
 double bound(const spec::air::Table& t, const Expr& e) {
-  const double inf = std::numeric_limits<double>::infinity();
-  switch (e.op) {
-    case Expr::Op::kConst: return static_cast<double>(e.value);
-    case Expr::Op::kColumn:
-    case Expr::Op::kNext: {
-      const auto& col = t.columns[static_cast<size_t>(t.column_index(e.name))];
-      return col.type == spec::air::ColumnType::kField ? inf : static_cast<double>(spec::air::type_bound(col.type) - 1);
+  struct Bound {
+    const spec::air::Table& t;
+    double constant(uint64_t v) const { return static_cast<double>(v); }
+    double column(const std::string& name, bool) const {
+      const auto& col = t.columns[static_cast<size_t>(t.column_index(name))];
+      if (col.type == spec::air::ColumnType::kField) return std::numeric_limits<double>::infinity();
+      return static_cast<double>(spec::air::type_bound(col.type) - 1);
     }
-    case Expr::Op::kPublic: return inf;
-    case Expr::Op::kNeg: return bound(t, *e.args[0]);
-    case Expr::Op::kPow: return std::pow(bound(t, *e.args[0]), static_cast<double>(e.value));
-    case Expr::Op::kAdd:
-    case Expr::Op::kSub: return bound(t, *e.args[0]) + bound(t, *e.args[1]);
-    case Expr::Op::kMul: return bound(t, *e.args[0]) * bound(t, *e.args[1]);
-  }
-  return inf;
+    double public_value(const std::string&) const { return std::numeric_limits<double>::infinity(); }
+    double add(double a, double b) const { return a + b; }
+    double sub(double a, double b) const { return a + b; }
+    double mul(double a, double b) const { return a * b; }
+    double neg(double a) const { return a; }
+    double pow(double a, uint64_t k) const { return std::pow(a, static_cast<double>(k)); }
+  };
+  return spec::air::fold<double>(e, Bound{t});
 }
 
 }  // namespace

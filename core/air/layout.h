@@ -41,32 +41,52 @@ struct Program {
   unsigned degree = 0;
 };
 
+// Walks p bottom-up (its nodes are in postorder) with a visitor of spec::air::fold's methods
+// (spec/air/expr.h), a column or public value given by its index (spec order) instead of its
+// name: constant(uint64_t), column(uint32_t, bool next), public_value(uint32_t), and add, sub,
+// mul, neg, pow(base, uint64_t exponent) on the operands' results (const R&). results[i] holds
+// node i's result; returns the last node's. `results` is reused between calls.
+template <class R, class V>
+R fold(const Program& p, V&& v, std::vector<R>& results) {
+  results.resize(p.nodes.size());
+  for (size_t i = 0; i < p.nodes.size(); ++i) {
+    const Node& n = p.nodes[i];
+    R& out = results[i];
+    switch (n.op) {
+      case Node::Op::kConst: out = v.constant(n.value); break;
+      case Node::Op::kCol: out = v.column(n.a, false); break;
+      case Node::Op::kNext: out = v.column(n.a, true); break;
+      case Node::Op::kPublic: out = v.public_value(n.a); break;
+      case Node::Op::kAdd: out = v.add(results[n.a], results[n.b]); break;
+      case Node::Op::kSub: out = v.sub(results[n.a], results[n.b]); break;
+      case Node::Op::kMul: out = v.mul(results[n.a], results[n.b]); break;
+      case Node::Op::kNeg: out = v.neg(results[n.a]); break;
+      case Node::Op::kPow: out = v.pow(results[n.a], n.value); break;
+    }
+  }
+  return results.back();
+}
+
 // Evaluates p with the table's columns (spec order) on this row and the next, and the public
 // values (spec order). `scratch` is reused between calls.
 template <class V>
 V eval(const Program& p, const V* local, const V* next, const V* publics, std::vector<V>& scratch) {
-  scratch.resize(p.nodes.size());
-  for (size_t i = 0; i < p.nodes.size(); ++i) {
-    const Node& n = p.nodes[i];
-    V& out = scratch[i];
-    switch (n.op) {
-      case Node::Op::kConst: out = constant<V>(n.value); break;
-      case Node::Op::kCol: out = local[n.a]; break;
-      case Node::Op::kNext: out = next[n.a]; break;
-      case Node::Op::kPublic: out = publics[n.a]; break;
-      case Node::Op::kAdd: out = scratch[n.a] + scratch[n.b]; break;
-      case Node::Op::kSub: out = scratch[n.a] - scratch[n.b]; break;
-      case Node::Op::kMul: out = scratch[n.a] * scratch[n.b]; break;
-      case Node::Op::kNeg: out = constant<V>(0) - scratch[n.a]; break;
-      case Node::Op::kPow: {
-        V r = constant<V>(1);
-        for (uint64_t k = 0; k < n.value; ++k) r = r * scratch[n.a];
-        out = r;
-        break;
-      }
+  struct Value {
+    const V *local, *next, *publics;
+    V constant(uint64_t v) const { return core::constant<V>(v); }
+    V column(uint32_t c, bool at_next) const { return at_next ? next[c] : local[c]; }
+    V public_value(uint32_t i) const { return publics[i]; }
+    V add(const V& a, const V& b) const { return a + b; }
+    V sub(const V& a, const V& b) const { return a - b; }
+    V mul(const V& a, const V& b) const { return a * b; }
+    V neg(const V& a) const { return core::constant<V>(0) - a; }
+    V pow(const V& base, uint64_t k) const {
+      V r = core::constant<V>(1);
+      for (uint64_t i = 0; i < k; ++i) r = r * base;
+      return r;
     }
-  }
-  return scratch.back();
+  };
+  return fold(p, Value{local, next, publics}, scratch);
 }
 
 struct CompiledConstraint {

@@ -28,7 +28,6 @@
 namespace {
 
 using zkrv::core::AirLayout;
-using zkrv::core::Node;
 using zkrv::core::Program;
 using zkrv::core::TableLayout;
 
@@ -41,56 +40,8 @@ class Dag {
 
   // Emits the program's nodes that are new and returns the variable holding its value.
   std::string emit(const Program& p) {
-    std::vector<std::string> var(p.nodes.size());
-    for (size_t i = 0; i < p.nodes.size(); ++i) {
-      const Node& n = p.nodes[i];
-      std::string key;
-      switch (n.op) {
-        case Node::Op::kConst: key = "k" + std::to_string(n.value); break;
-        case Node::Op::kCol: key = "c" + std::to_string(n.a); break;
-        case Node::Op::kNext: key = "n" + std::to_string(n.a); break;
-        case Node::Op::kPublic: key = "p" + std::to_string(n.a); break;
-        case Node::Op::kAdd: key = "+" + commutative(var[n.a], var[n.b]); break;
-        case Node::Op::kSub: key = "-" + var[n.a] + "," + var[n.b]; break;
-        case Node::Op::kMul: key = "*" + commutative(var[n.a], var[n.b]); break;
-        case Node::Op::kNeg: key = "~" + var[n.a]; break;
-        case Node::Op::kPow: key = "^" + var[n.a] + "," + std::to_string(n.value); break;
-      }
-      auto it = known_.find(key);
-      if (it != known_.end()) {
-        var[i] = it->second;
-        continue;
-      }
-      std::string v, expr;
-      switch (n.op) {
-        case Node::Op::kConst:
-          v = (generic_ ? "T::K(" : "Fp::from_u64(") + std::to_string(n.value) + "ull)";
-          break;
-        case Node::Op::kCol:
-          v = "c" + std::to_string(n.a);
-          load(v, column(n.a, "i"));
-          break;
-        case Node::Op::kNext:
-          v = "n" + std::to_string(n.a);
-          load(v, column(n.a, "j"));
-          break;
-        case Node::Op::kPublic:
-          v = generic_ ? "T::bc(x.pub[" + std::to_string(n.a) + "])" : "pub[" + std::to_string(n.a) + "]";
-          break;
-        case Node::Op::kAdd: expr = var[n.a] + " + " + var[n.b]; break;
-        case Node::Op::kSub: expr = var[n.a] + " - " + var[n.b]; break;
-        case Node::Op::kMul: expr = var[n.a] + " * " + var[n.b]; break;
-        case Node::Op::kNeg: expr = "-" + var[n.a]; break;
-        case Node::Op::kPow: expr = power(var[n.a], n.value); break;
-      }
-      if (!expr.empty()) {
-        v = "t" + std::to_string(temps_++);
-        body_ << "    const " << type() << " " << v << " = " << expr << ";\n";
-      }
-      known_.emplace(key, v);
-      var[i] = v;
-    }
-    return var.back();
+    std::vector<std::string> vars;  // per node, the variable (or literal) holding its value
+    return zkrv::core::fold(p, Emitter{*this}, vars);
   }
   size_t temps() const { return temps_; }
 
@@ -101,28 +52,65 @@ class Dag {
     return generic_ ? "T::ld(x.col[" + std::to_string(c) + "], " + row + ")" : "col[" + std::to_string(c) + "][" + row + "]";
   }
   void load(const std::string& name, const std::string& from) { body_ << "    const " << type() << " " << name << " = " << from << ";\n"; }
+  // A new temporary holding `expr`.
+  std::string temp(const std::string& expr) {
+    const std::string t = "t" + std::to_string(temps_++);
+    load(t, expr);
+    return t;
+  }
   // x^e by square-and-multiply, as temporaries; returns the expression of the result.
   std::string power(const std::string& x, uint64_t e) {
     if (e == 0) return generic_ ? "T::K(1)" : "Fp::from_u64(1)";
     std::string result, base = x;
     for (; e; e >>= 1) {
-      if (e & 1) {
-        if (result.empty()) {
-          result = base;
-        } else {
-          const std::string t = "t" + std::to_string(temps_++);
-          body_ << "    const " << type() << " " << t << " = " << result << " * " << base << ";\n";
-          result = t;
-        }
-      }
-      if (e > 1) {
-        const std::string t = "t" + std::to_string(temps_++);
-        body_ << "    const " << type() << " " << t << " = " << base << " * " << base << ";\n";
-        base = t;
-      }
+      if (e & 1) result = result.empty() ? base : temp(result + " * " + base);
+      if (e > 1) base = temp(base + " * " + base);
     }
     return result;
   }
+
+  // The node visitor of emit (core::fold): a node is known by a key made of its operation and
+  // its operands' variables (commutative ones in a fixed order); each method returns the
+  // variable that already holds the key's value, or else emits the node's code.
+  struct Emitter {
+    Dag& dag;
+    // The variable of `key`; make() emits what the node needs and returns its variable.
+    template <class Make>
+    std::string share(const std::string& key, Make make) {
+      if (auto it = dag.known_.find(key); it != dag.known_.end()) return it->second;
+      const std::string v = make();
+      dag.known_.emplace(key, v);
+      return v;
+    }
+    std::string constant(uint64_t c) {
+      return share("k" + std::to_string(c), [&] { return (dag.generic_ ? "T::K(" : "Fp::from_u64(") + std::to_string(c) + "ull)"; });
+    }
+    std::string column(uint32_t c, bool next) {
+      const std::string v = (next ? "n" : "c") + std::to_string(c);
+      return share(v, [&] {
+        dag.load(v, dag.column(c, next ? "j" : "i"));
+        return v;
+      });
+    }
+    std::string public_value(uint32_t i) {
+      return share("p" + std::to_string(i), [&] {
+        return dag.generic_ ? "T::bc(x.pub[" + std::to_string(i) + "])" : "pub[" + std::to_string(i) + "]";
+      });
+    }
+    std::string add(const std::string& a, const std::string& b) {
+      return share("+" + commutative(a, b), [&] { return dag.temp(a + " + " + b); });
+    }
+    std::string sub(const std::string& a, const std::string& b) {
+      return share("-" + a + "," + b, [&] { return dag.temp(a + " - " + b); });
+    }
+    std::string mul(const std::string& a, const std::string& b) {
+      return share("*" + commutative(a, b), [&] { return dag.temp(a + " * " + b); });
+    }
+    std::string neg(const std::string& a) { return share("~" + a, [&] { return dag.temp("-" + a); }); }
+    std::string pow(const std::string& a, uint64_t e) {
+      return share("^" + a + "," + std::to_string(e), [&] { return dag.temp(dag.power(a, e)); });
+    }
+  };
 
   std::ostringstream& body_;
   bool generic_;
