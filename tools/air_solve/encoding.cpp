@@ -9,11 +9,11 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/assert.h"
 #include "spec/air/expr.h"
 #include "tools/air_solve/encoder.h"
 #include "tools/air_solve/facts.h"
@@ -101,7 +101,7 @@ z3::expr Encoder::term(const Expr& e, const std::vector<z3::expr>& local, const 
       return ctx_.int_val(std::to_string(e.value).c_str());
     case Expr::Op::kColumn:
     case Expr::Op::kNext: {
-      if (e.op == Expr::Op::kNext && !next) throw std::logic_error("a next-row reference where there is no next row: " + e.name);
+      ZKRV_ASSERT(e.op != Expr::Op::kNext || next, "a next-row reference where there is no next row: " + e.name);
       const std::vector<z3::expr>& row = e.op == Expr::Op::kNext ? *next : local;
       if (defs_.count(e.name)) return sum(*bit_affine(e, local, next));  // its definition on that row (always a form)
       return row.at(static_cast<size_t>(t_.column_index(e.name)));
@@ -132,7 +132,7 @@ z3::expr Encoder::term(const Expr& e, const std::vector<z3::expr>& local, const 
       return factor(*e.args[0], local, next) * factor(*e.args[1], local, next);
     }
   }
-  throw std::logic_error("unknown expression node");
+  ZKRV_ASSERT(false, "unknown expression node");
 }
 
 std::optional<Encoder::BitAffine> Encoder::bit_affine(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next) const {
@@ -141,7 +141,7 @@ std::optional<Encoder::BitAffine> Encoder::bit_affine(const Expr& e, const std::
   BitAffine out{a->c0, {}};
   for (const auto& [key, c] : a->terms) {
     const auto& [name, at_next] = key;
-    if (at_next && !next) throw std::logic_error("a next-row reference where there is no next row: " + name);
+    ZKRV_ASSERT(!at_next || next, "a next-row reference where there is no next row: " + name);
     out.terms.emplace_back(c, (at_next ? *next : local).at(static_cast<size_t>(t_.column_index(name))));
   }
   return out;
@@ -189,7 +189,7 @@ z3::expr Encoder::factor(const Expr& e, const std::vector<z3::expr>& local, cons
 
 z3::expr Encoder::holds_bounded(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next,
                                 const std::vector<double>& mag_local, const std::vector<double>* mag_next) const {
-  if (!signed_constants_) throw std::logic_error("holds_bounded without signed constants");  // magnitude takes them signed
+  ZKRV_ASSERT(signed_constants_, "holds_bounded without signed constants");  // magnitude takes them signed
   const double m = magnitude(e, mag_local, mag_next);
   return m < 0x1p62 ? term(e, local, next) == 0 : reduced(term(e, local, next)) == 0;
 }
