@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -29,27 +28,26 @@ uint64_t field_inverse(uint64_t a) {  // a^(p-2), a != 0
 
 std::optional<Form> affine_form(const Expr& e, const Leaf& leaf) {
   constexpr int64_t kMax = int64_t{1} << 40;
-  auto small = [&](int64_t v) { return v >= -kMax && v <= kMax; };
-  switch (e.op) {
-    case Expr::Op::kConst: {
-      const int64_t v = e.value > kHalfP ? -static_cast<int64_t>(kPValue - e.value) : static_cast<int64_t>(e.value);
+  struct Affine {
+    const Leaf& leaf;
+    static bool small(int64_t v) { return v >= -kMax && v <= kMax; }
+    std::optional<Form> constant(uint64_t value) const {
+      const int64_t v = value > kHalfP ? -static_cast<int64_t>(kPValue - value) : static_cast<int64_t>(value);
       if (!small(v)) return std::nullopt;
       return Form{v, {}};
     }
-    case Expr::Op::kColumn:
-    case Expr::Op::kNext: return leaf(e.name, e.op == Expr::Op::kNext);
-    case Expr::Op::kNeg: {
-      auto a = affine_form(*e.args[0], leaf);
+    std::optional<Form> column(const std::string& name, bool next) const { return leaf(name, next); }
+    std::optional<Form> public_value(const std::string&) const { return std::nullopt; }
+    std::optional<Form> neg(std::optional<Form> a) const {
       if (!a) return std::nullopt;
       a->c0 = -a->c0;
       for (auto& [n, c] : a->terms) c = -c;
       return a;
     }
-    case Expr::Op::kAdd:
-    case Expr::Op::kSub: {
-      auto a = affine_form(*e.args[0], leaf), b = affine_form(*e.args[1], leaf);
+    std::optional<Form> add(std::optional<Form> a, std::optional<Form> b) const { return plus(std::move(a), b, 1); }
+    std::optional<Form> sub(std::optional<Form> a, std::optional<Form> b) const { return plus(std::move(a), b, -1); }
+    std::optional<Form> plus(std::optional<Form> a, const std::optional<Form>& b, int64_t sign) const {  // a + sign b
       if (!a || !b) return std::nullopt;
-      const int64_t sign = e.op == Expr::Op::kAdd ? 1 : -1;
       a->c0 += sign * b->c0;
       for (const auto& [n, c] : b->terms) a->terms[n] += sign * c;
       if (!small(a->c0)) return std::nullopt;
@@ -57,8 +55,7 @@ std::optional<Form> affine_form(const Expr& e, const Leaf& leaf) {
         if (!small(c)) return std::nullopt;
       return a;
     }
-    case Expr::Op::kMul: {  // by a constant only
-      auto a = affine_form(*e.args[0], leaf), b = affine_form(*e.args[1], leaf);
+    std::optional<Form> mul(std::optional<Form> a, std::optional<Form> b) const {  // by a constant only
       if (!a || !b) return std::nullopt;
       if (!b->terms.empty()) std::swap(a, b);
       if (!b->terms.empty()) return std::nullopt;
@@ -73,8 +70,9 @@ std::optional<Form> affine_form(const Expr& e, const Leaf& leaf) {
         if (!times(c)) return std::nullopt;
       return a;
     }
-    default: return std::nullopt;
-  }
+    std::optional<Form> pow(const std::optional<Form>&, uint64_t) const { return std::nullopt; }
+  };
+  return spec::air::fold<std::optional<Form>>(e, Affine{leaf});
 }
 
 std::pair<double, double> form_range(const Form& f) {
@@ -95,44 +93,52 @@ std::vector<z3::expr> Encoder::row(const std::string& suffix) {
 }
 
 z3::expr Encoder::term(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next) const {
-  switch (e.op) {
-    case Expr::Op::kConst:
-      if (signed_constants_ && e.value > kHalfP) return -ctx_.int_val(std::to_string(kPValue - e.value).c_str());
-      return ctx_.int_val(std::to_string(e.value).c_str());
-    case Expr::Op::kColumn:
-    case Expr::Op::kNext: {
-      ZKRV_ASSERT(e.op != Expr::Op::kNext || next, "a next-row reference where there is no next row: " + e.name);
-      const std::vector<z3::expr>& row = e.op == Expr::Op::kNext ? *next : local;
-      if (defs_.count(e.name)) return sum(*bit_affine(e, local, next));  // its definition on that row (always a form)
-      return row.at(static_cast<size_t>(t_.column_index(e.name)));
+  // One node at a time (spec::air::visit): a product and a power look at their operands'
+  // expressions, not only at their terms.
+  struct Term {
+    const Encoder& enc;
+    const Expr& e;
+    const std::vector<z3::expr>& local;
+    const std::vector<z3::expr>* next;
+    z3::expr of(const Expr& x) const { return enc.term(x, local, next); }
+    z3::expr constant(uint64_t v) const {
+      if (enc.signed_constants_ && v > kHalfP) return -enc.ctx_.int_val(std::to_string(kPValue - v).c_str());
+      return enc.ctx_.int_val(std::to_string(v).c_str());
     }
-    case Expr::Op::kPublic: return publics_.at(e.name);
-    case Expr::Op::kNeg: return -term(*e.args[0], local, next);
-    case Expr::Op::kPow: {
-      z3::expr base = term(*e.args[0], local, next), r = ctx_.int_val(1);
-      if (reduce_products_ && e.args[0]->op != Expr::Op::kColumn) base = reduced(base);
-      for (uint64_t k = 0; k < e.value; ++k) r = r * base;
+    z3::expr column(const std::string& name, bool at_next) const {
+      ZKRV_ASSERT(!at_next || next, "a next-row reference where there is no next row: " + name);
+      const std::vector<z3::expr>& row = at_next ? *next : local;
+      if (enc.defs_.count(name)) return enc.sum(*enc.bit_affine(e, local, next));  // its definition on that row (always a form)
+      return row.at(static_cast<size_t>(enc.t_.column_index(name)));
+    }
+    z3::expr public_value(const std::string& name) const { return enc.publics_.at(name); }
+    z3::expr neg(const Expr& a) const { return -of(a); }
+    z3::expr pow(const Expr& a, uint64_t k) const {
+      z3::expr base = of(a), r = enc.ctx_.int_val(1);
+      if (enc.reduce_products_ && a.op != Expr::Op::kColumn) base = enc.reduced(base);
+      for (uint64_t i = 0; i < k; ++i) r = r * base;
       return r;
     }
-    case Expr::Op::kAdd: return term(*e.args[0], local, next) + term(*e.args[1], local, next);
-    case Expr::Op::kSub: return term(*e.args[0], local, next) - term(*e.args[1], local, next);
-    case Expr::Op::kMul: {
+    z3::expr add(const Expr& a, const Expr& b) const { return of(a) + of(b); }
+    z3::expr sub(const Expr& a, const Expr& b) const { return of(a) - of(b); }
+    z3::expr mul(const Expr& a, const Expr& b) const {
       // a factor that is an affine form of bits multiplies the other as a sum of bit-gated
       // copies (b x is x where b = 1 and 0 where b = 0): linear in the other factor
+      const Expr* factors[2] = {&a, &b};
       for (int k = 0; k < 2; ++k)
-        if (auto a = bit_affine(*e.args[static_cast<size_t>(k)], local, next)) {
-          const z3::expr other = factor(*e.args[static_cast<size_t>(1 - k)], local, next);
-          z3::expr r = a->c0 == 0 ? ctx_.int_val(0) : ctx_.int_val(a->c0) * other;
-          for (const auto& [c, b] : a->terms) {
-            const z3::expr gated = z3::ite(b == 1, other, ctx_.int_val(0));
-            r = r + (c == 1 ? gated : ctx_.int_val(c) * gated);
+        if (auto f = enc.bit_affine(*factors[k], local, next)) {
+          const z3::expr other = enc.factor(*factors[1 - k], local, next);
+          z3::expr r = f->c0 == 0 ? enc.ctx_.int_val(0) : enc.ctx_.int_val(f->c0) * other;
+          for (const auto& [c, bit] : f->terms) {
+            const z3::expr gated = z3::ite(bit == 1, other, enc.ctx_.int_val(0));
+            r = r + (c == 1 ? gated : enc.ctx_.int_val(c) * gated);
           }
           return r;
         }
-      return factor(*e.args[0], local, next) * factor(*e.args[1], local, next);
+      return enc.factor(a, local, next) * enc.factor(b, local, next);
     }
-  }
-  ZKRV_ASSERT(false, "unknown expression node");
+  };
+  return spec::air::visit<z3::expr>(e, Term{*this, e, local, next});
 }
 
 std::optional<Encoder::BitAffine> Encoder::bit_affine(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next) const {
@@ -195,22 +201,28 @@ z3::expr Encoder::holds_bounded(const Expr& e, const std::vector<z3::expr>& loca
 }
 
 double Encoder::magnitude(const Expr& e, const std::vector<double>& local, const std::vector<double>* next) const {
-  switch (e.op) {
-    case Expr::Op::kConst: return static_cast<double>(e.value > kHalfP ? kPValue - e.value : e.value);
-    case Expr::Op::kColumn: return local.at(static_cast<size_t>(t_.column_index(e.name)));
-    case Expr::Op::kNext: return next ? next->at(static_cast<size_t>(t_.column_index(e.name))) : 0x1p64;
-    case Expr::Op::kPublic: return 0x1p64;
-    case Expr::Op::kNeg: return magnitude(*e.args[0], local, next);
-    case Expr::Op::kPow: {
+  struct Magnitude {
+    const Table& t;
+    const std::vector<double>& local;
+    const std::vector<double>* next;
+    double constant(uint64_t v) const { return static_cast<double>(v > kHalfP ? kPValue - v : v); }
+    double column(const std::string& name, bool at_next) const {
+      const auto c = static_cast<size_t>(t.column_index(name));
+      if (!at_next) return local.at(c);
+      return next ? next->at(c) : 0x1p64;
+    }
+    double public_value(const std::string&) const { return 0x1p64; }
+    double neg(double a) const { return a; }
+    double pow(double a, uint64_t k) const {
       double r = 1;
-      for (uint64_t k = 0; k < e.value; ++k) r *= magnitude(*e.args[0], local, next);
+      for (uint64_t i = 0; i < k; ++i) r *= a;
       return r;
     }
-    case Expr::Op::kAdd:
-    case Expr::Op::kSub: return magnitude(*e.args[0], local, next) + magnitude(*e.args[1], local, next);
-    case Expr::Op::kMul: return magnitude(*e.args[0], local, next) * magnitude(*e.args[1], local, next);
-  }
-  return 0x1p64;
+    double add(double a, double b) const { return a + b; }
+    double sub(double a, double b) const { return a + b; }
+    double mul(double a, double b) const { return a * b; }
+  };
+  return spec::air::fold<double>(e, Magnitude{t_, local, next});
 }
 
 z3::expr Encoder::holds(const Expr& e, const std::vector<z3::expr>& local, const std::vector<z3::expr>* next) const {
@@ -234,50 +246,57 @@ z3::expr Encoder::holds(const Expr& e, const std::vector<z3::expr>& local, const
 }
 
 std::pair<double, double> Encoder::range(const Expr& e) const {
-  switch (e.op) {
-    case Expr::Op::kConst: {
-      const double c = signed_constants_ && e.value > kHalfP ? -static_cast<double>(kPValue - e.value) : static_cast<double>(e.value);
+  using Range = std::pair<double, double>;
+  // One node at a time (spec::air::visit): a product and a power look at their operands'
+  // expressions, as term() does.
+  struct Ranges {
+    const Encoder& enc;
+    const Expr& e;
+    Range constant(uint64_t v) const {
+      const double c = enc.signed_constants_ && v > kHalfP ? -static_cast<double>(kPValue - v) : static_cast<double>(v);
       return {c, c};
     }
-    case Expr::Op::kColumn:
-    case Expr::Op::kNext:
-      if (defs_.count(e.name)) return form_range(*affine_of_bits(e));
-      return bit_columns_.count(e.name) ? std::make_pair(0.0, 1.0) : std::make_pair(0.0, kPDouble);
-    case Expr::Op::kPublic: return {0.0, kPDouble};
-    case Expr::Op::kNeg: {
-      const auto [lo, hi] = range(*e.args[0]);
+    Range column(const std::string& name, bool) const {
+      if (enc.defs_.count(name)) return form_range(*enc.affine_of_bits(e));
+      return enc.bit_columns_.count(name) ? std::make_pair(0.0, 1.0) : std::make_pair(0.0, kPDouble);
+    }
+    Range public_value(const std::string&) const { return {0.0, kPDouble}; }
+    Range neg(const Expr& a) const {
+      const auto [lo, hi] = enc.range(a);
       return {-hi, lo * -1};
     }
-    case Expr::Op::kAdd:
-    case Expr::Op::kSub: {
-      const auto a = range(*e.args[0]), b = range(*e.args[1]);
-      if (e.op == Expr::Op::kAdd) return {a.first + b.first, a.second + b.second};
-      return {a.first - b.second, a.second - b.first};
+    Range add(const Expr& a, const Expr& b) const {
+      const auto x = enc.range(a), y = enc.range(b);
+      return {x.first + y.first, x.second + y.second};
     }
-    case Expr::Op::kMul:
-    case Expr::Op::kPow: {
-      auto side = [&](const Expr& x) {
-        const bool small = small_form(x).has_value();  // not reduced (factor())
-        return reduce_products_ && !is_atom(x) && !small ? std::make_pair(0.0, kPDouble) : range(x);
-      };
-      auto times = [](std::pair<double, double> a, std::pair<double, double> b) {
-        const double c[4] = {a.first * b.first, a.first * b.second, a.second * b.first, a.second * b.second};
-        return std::make_pair(*std::min_element(c, c + 4), *std::max_element(c, c + 4));
-      };
-      if (e.op == Expr::Op::kMul) {
-        // as term() states it: a small factor's form (constants read signed there) times the other
-        for (int k = 0; k < 2; ++k)
-          if (const auto f = small_form(*e.args[static_cast<size_t>(k)])) return times(form_range(*f), side(*e.args[static_cast<size_t>(1 - k)]));
-        return times(side(*e.args[0]), side(*e.args[1]));
-      }
+    Range sub(const Expr& a, const Expr& b) const {
+      const auto x = enc.range(a), y = enc.range(b);
+      return {x.first - y.second, x.second - y.first};
+    }
+    // a factor as factor() states it: reduced unless an atom or small
+    Range side(const Expr& x) const {
+      const bool small = enc.small_form(x).has_value();
+      return enc.reduce_products_ && !is_atom(x) && !small ? std::make_pair(0.0, kPDouble) : enc.range(x);
+    }
+    static Range times(Range a, Range b) {
+      const double c[4] = {a.first * b.first, a.first * b.second, a.second * b.first, a.second * b.second};
+      return std::make_pair(*std::min_element(c, c + 4), *std::max_element(c, c + 4));
+    }
+    Range mul(const Expr& a, const Expr& b) const {
+      // as term() states it: a small factor's form (constants read signed there) times the other
+      if (const auto f = enc.small_form(a)) return times(form_range(*f), side(b));
+      if (const auto f = enc.small_form(b)) return times(form_range(*f), side(a));
+      return times(side(a), side(b));
+    }
+    Range pow(const Expr& a, uint64_t k) const {
       // term() reduces a base that is not a column of this row
-      const auto base = reduce_products_ && e.args[0]->op != Expr::Op::kColumn ? std::make_pair(0.0, kPDouble) : range(*e.args[0]);
-      std::pair<double, double> r{1.0, 1.0};
-      for (uint64_t k = 0; k < e.value; ++k) r = times(r, base);
+      const Range base = enc.reduce_products_ && a.op != Expr::Op::kColumn ? std::make_pair(0.0, kPDouble) : enc.range(a);
+      Range r{1.0, 1.0};
+      for (uint64_t i = 0; i < k; ++i) r = times(r, base);
       return r;
     }
-  }
-  return {-1e300, 1e300};
+  };
+  return spec::air::visit<Range>(e, Ranges{*this, e});
 }
 
 z3::expr Encoder::mult(const spec::air::BusInteraction& b, const std::vector<z3::expr>& local,
@@ -364,38 +383,49 @@ std::optional<std::pair<z3::expr, z3::expr>> Encoder::witness_split(const Expr& 
 std::optional<std::pair<z3::expr, z3::expr>> Encoder::linear_in(const Expr& f, const std::string& y, bool y_next,
                                                                 const std::vector<z3::expr>& local,
                                                                 const std::vector<z3::expr>* next) const {
-  auto has_y = [&](const Expr& x) { return names_column(x, y, y_next); };
-  std::function<std::optional<std::pair<z3::expr, z3::expr>>(const Expr&)> lin =
-      [&](const Expr& x) -> std::optional<std::pair<z3::expr, z3::expr>> {
-    if (!has_y(x)) return std::make_pair(ctx_.int_val(0), term(x, local, next));
-    switch (x.op) {
-      case Expr::Op::kColumn:
-      case Expr::Op::kNext: return std::make_pair(ctx_.int_val(1), ctx_.int_val(0));
-      case Expr::Op::kNeg: {
-        auto a = lin(*x.args[0]);
-        if (!a) return std::nullopt;
-        return std::make_pair(-a->first, -a->second);
-      }
-      case Expr::Op::kAdd:
-      case Expr::Op::kSub: {
-        auto a = lin(*x.args[0]), b = lin(*x.args[1]);
-        if (!a || !b) return std::nullopt;
-        if (x.op == Expr::Op::kAdd) return std::make_pair(a->first + b->first, a->second + b->second);
-        return std::make_pair(a->first - b->first, a->second - b->second);
-      }
-      case Expr::Op::kMul: {
-        const bool in0 = has_y(*x.args[0]), in1 = has_y(*x.args[1]);
-        if (in0 && in1) return std::nullopt;
-        const size_t side = in0 ? 0 : 1;
-        auto a = lin(*x.args[side]);
-        if (!a) return std::nullopt;
-        const z3::expr other = factor(*x.args[1 - side], local, next);
-        return std::make_pair(a->first * other, a->second * other);
-      }
-      default: return std::nullopt;
+  using Linear = std::optional<std::pair<z3::expr, z3::expr>>;
+  // (A, R) of a sub-expression; one node at a time (spec::air::visit) where it names y, as
+  // (0, its term) where it does not. Not linear: a power of y, a product of two y factors.
+  struct Lin {
+    const Encoder& enc;
+    const std::string& y;
+    bool y_next;
+    const std::vector<z3::expr>& local;
+    const std::vector<z3::expr>* next;
+    bool has_y(const Expr& x) const { return names_column(x, y, y_next); }
+    Linear of(const Expr& x) const {
+      if (!has_y(x)) return std::make_pair(enc.ctx_.int_val(0), enc.term(x, local, next));
+      return spec::air::visit<Linear>(x, *this);
     }
+    Linear constant(uint64_t) const { return std::nullopt; }
+    Linear column(const std::string&, bool) const { return std::make_pair(enc.ctx_.int_val(1), enc.ctx_.int_val(0)); }  // y
+    Linear public_value(const std::string&) const { return std::nullopt; }
+    Linear neg(const Expr& x) const {
+      auto a = of(x);
+      if (!a) return std::nullopt;
+      return std::make_pair(-a->first, -a->second);
+    }
+    Linear add(const Expr& x, const Expr& z) const {
+      auto a = of(x), b = of(z);
+      if (!a || !b) return std::nullopt;
+      return std::make_pair(a->first + b->first, a->second + b->second);
+    }
+    Linear sub(const Expr& x, const Expr& z) const {
+      auto a = of(x), b = of(z);
+      if (!a || !b) return std::nullopt;
+      return std::make_pair(a->first - b->first, a->second - b->second);
+    }
+    Linear mul(const Expr& x, const Expr& z) const {
+      const bool in0 = has_y(x), in1 = has_y(z);
+      if (in0 && in1) return std::nullopt;
+      auto a = of(in0 ? x : z);
+      if (!a) return std::nullopt;
+      const z3::expr other = enc.factor(in0 ? z : x, local, next);
+      return std::make_pair(a->first * other, a->second * other);
+    }
+    Linear pow(const Expr&, uint64_t) const { return std::nullopt; }
   };
-  return lin(f);
+  return Lin{*this, y, y_next, local, next}.of(f);
 }
 
 int Encoder::bit_column(const Expr& e) const {

@@ -89,18 +89,19 @@ Items items_of(const Table& t) {
 
 // The most columns that are not bits (nor witnesses) in one monomial of e, expanded.
 int free_degree(const Expr& e, const TableFacts& facts, const std::set<std::string>& witnesses) {
-  switch (e.op) {
-    case Expr::Op::kConst:
-    case Expr::Op::kPublic: return 0;
-    case Expr::Op::kColumn:
-    case Expr::Op::kNext: return facts.is_bit(e.name) || witnesses.count(e.name) ? 0 : 1;
-    case Expr::Op::kNeg: return free_degree(*e.args[0], facts, witnesses);
-    case Expr::Op::kPow: return static_cast<int>(e.value) * free_degree(*e.args[0], facts, witnesses);
-    case Expr::Op::kAdd:
-    case Expr::Op::kSub: return std::max(free_degree(*e.args[0], facts, witnesses), free_degree(*e.args[1], facts, witnesses));
-    case Expr::Op::kMul: return free_degree(*e.args[0], facts, witnesses) + free_degree(*e.args[1], facts, witnesses);
-  }
-  return 99;
+  struct FreeDegree {
+    const TableFacts& facts;
+    const std::set<std::string>& witnesses;
+    int constant(uint64_t) const { return 0; }
+    int column(const std::string& name, bool) const { return facts.is_bit(name) || witnesses.count(name) ? 0 : 1; }
+    int public_value(const std::string&) const { return 0; }
+    int add(int a, int b) const { return std::max(a, b); }
+    int sub(int a, int b) const { return std::max(a, b); }
+    int mul(int a, int b) const { return a + b; }
+    int neg(int a) const { return a; }
+    int pow(int a, uint64_t k) const { return static_cast<int>(k) * a; }
+  };
+  return spec::air::fold<int>(e, FreeDegree{facts, witnesses});
 }
 
 // free_degree of a constraint as the implied question states it: a product as "some factor is

@@ -37,49 +37,52 @@ std::optional<Poly> poly_times(const Poly& a, const Poly& b, size_t cap) {
 }
 
 std::optional<Poly> poly_of(const Expr& e, const std::function<int(const Expr&)>& var) {
-  constexpr size_t kCap = 4096;
-  auto times = [&](const Poly& a, const Poly& b) { return poly_times(a, b, kCap); };
-  switch (e.op) {
-    case Expr::Op::kConst: {
+  // One node at a time (spec::air::visit): a variable is numbered from its leaf's expression.
+  struct ToPoly {
+    const Expr& e;
+    const std::function<int(const Expr&)>& var;
+    static std::optional<Poly> times(const Poly& a, const Poly& b) { return poly_times(a, b, 4096); }
+    std::optional<Poly> constant(uint64_t v) const {
       Poly p;
-      add_term(p, {}, e.value % kPValue);
+      add_term(p, {}, v % kPValue);
       return p;
     }
-    case Expr::Op::kColumn:
-    case Expr::Op::kNext:
-    case Expr::Op::kPublic: {
+    std::optional<Poly> variable() const {
       Poly p;
       p.emplace(Mono{var(e)}, 1);
       return p;
     }
-    case Expr::Op::kNeg: {
-      auto a = poly_of(*e.args[0], var);
+    std::optional<Poly> column(const std::string&, bool) const { return variable(); }
+    std::optional<Poly> public_value(const std::string&) const { return variable(); }
+    std::optional<Poly> neg(const Expr& x) const {
+      auto a = poly_of(x, var);
       if (a)
         for (auto& [m, c] : *a) c = spec::air::fp_sub(0, c);
       return a;
     }
-    case Expr::Op::kAdd:
-    case Expr::Op::kSub: {
-      auto a = poly_of(*e.args[0], var), b = poly_of(*e.args[1], var);
+    std::optional<Poly> add(const Expr& x, const Expr& z) const { return plus(x, z, false); }
+    std::optional<Poly> sub(const Expr& x, const Expr& z) const { return plus(x, z, true); }
+    std::optional<Poly> plus(const Expr& x, const Expr& z, bool minus) const {
+      auto a = poly_of(x, var), b = poly_of(z, var);
       if (!a || !b) return std::nullopt;
-      for (const auto& [m, c] : *b) add_term(*a, m, e.op == Expr::Op::kAdd ? c : spec::air::fp_sub(0, c));
+      for (const auto& [m, c] : *b) add_term(*a, m, minus ? spec::air::fp_sub(0, c) : c);
       return a;
     }
-    case Expr::Op::kMul: {
-      const auto a = poly_of(*e.args[0], var), b = poly_of(*e.args[1], var);
+    std::optional<Poly> mul(const Expr& x, const Expr& z) const {
+      const auto a = poly_of(x, var), b = poly_of(z, var);
       if (!a || !b) return std::nullopt;
       return times(*a, *b);
     }
-    case Expr::Op::kPow: {
-      const auto a = poly_of(*e.args[0], var);
+    std::optional<Poly> pow(const Expr& x, uint64_t k) const {
+      const auto a = poly_of(x, var);
       if (!a) return std::nullopt;
       std::optional<Poly> r = Poly{};
       r->emplace(Mono{}, 1);
-      for (uint64_t k = 0; k < e.value && r; ++k) r = times(*r, *a);
+      for (uint64_t i = 0; i < k && r; ++i) r = times(*r, *a);
       return r;
     }
-  }
-  return std::nullopt;
+  };
+  return spec::air::visit<std::optional<Poly>>(e, ToPoly{e, var});
 }
 
 Poly substitute(const Poly& p, const std::map<int, uint64_t>& value) {
