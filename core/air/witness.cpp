@@ -93,6 +93,33 @@ DivCore div_core(uint64_t code, uint64_t a, uint64_t b) {
   return c;
 }
 
+MulWitness mul_witness(uint64_t code, uint64_t a, uint64_t b) {
+  MulWitness m;
+  uint64_t al[4], bl[4];
+  for (int k = 0; k < 4; ++k) al[k] = (a >> (16 * k)) & 0xffff, bl[k] = (b >> (16 * k)) & 0xffff;
+  unsigned __int128 carry = 0;
+  for (int i = 0; i < 8; ++i) {
+    unsigned __int128 sum = carry;
+    for (int x = 0; x < 4; ++x)
+      if (i - x >= 0 && i - x < 4) sum += static_cast<unsigned __int128>(al[x]) * bl[i - x];
+    m.p[i] = static_cast<uint64_t>(sum & 0xffff);
+    carry = sum >> 16;
+    if (i < 7) m.kl[i] = static_cast<uint64_t>(carry & 0xffff), m.kh[i] = static_cast<uint64_t>(carry >> 16);
+  }
+  m.sa = a >> 63, m.sb = b >> 63;
+  m.ah = 2 * al[3] - 65536 * m.sa, m.bh = 2 * bl[3] - 65536 * m.sb;
+  m.ga = (code == 33 || code == 34) ? m.sa : 0, m.gb = code == 33 ? m.sb : 0;
+  int64_t borrow = 0;
+  for (int k = 0; k < 4; ++k) {
+    const int64_t v = static_cast<int64_t>(m.p[4 + k]) - static_cast<int64_t>(m.ga * bl[k]) - static_cast<int64_t>(m.gb * al[k]) - borrow;
+    borrow = v < 0 ? (-v + 65535) / 65536 : 0;
+    m.h[k] = static_cast<uint64_t>(v + 65536 * borrow);
+    m.bw[k] = static_cast<uint64_t>(borrow);
+  }
+  m.w = m.p[1] >> 15, m.wh = 2 * m.p[1] - 65536 * m.w;
+  return m;
+}
+
 TraceTable syscall_table_shape() {
   TraceTable t{"syscall", {"is_real", "ts"}, {}};
   for (const char* v : {"n", "f", "r", "b", "c"})

@@ -1,9 +1,9 @@
 #pragma once
 // What both trace builders compute alike (the reference's reference/air/trace and the optimized
 // optimized/trace): a table as rows of named columns, the ALU operation codes of
-// spec/tables/alu.md and their results, the core values of a division, and the syscall table's
-// rows and witnesses. Integer arithmetic, or templated over the field where a witness is a field
-// value (an inverse), so that each side uses its own arithmetic.
+// spec/tables/alu.md and their results, a mul row's witnesses, the core values of a division,
+// and the syscall table's rows and witnesses. Integer arithmetic, or templated over the field
+// where a witness is a field value (an inverse), so that each side uses its own arithmetic.
 
 #include <array>
 #include <cstdint>
@@ -44,6 +44,20 @@ struct DivCore {
 };
 // The true core of operation `code` (36..39, 52..55) on a and b.
 DivCore div_core(uint64_t code, uint64_t a, uint64_t b);
+
+// The witnesses of a mul row (spec/tables/mul.md) beside its operation, operands and result:
+// the 16-bit limbs p of the unsigned 128-bit product a b, the carry out of each limb split into
+// its low 16 bits kl and the rest kh, the sign bits sa, sb and the high-limb checks ah, bh, the
+// corrections ga, gb of the signed high half, that high half's limbs h with their borrows bw,
+// and MULW's bit 31 w with its check wh.
+struct MulWitness {
+  uint64_t p[8] = {}, kl[7] = {}, kh[7] = {};
+  uint64_t sa = 0, ah = 0, sb = 0, bh = 0, ga = 0, gb = 0;
+  uint64_t h[4] = {}, bw[4] = {};
+  uint64_t w = 0, wh = 0;
+};
+// The witnesses of operation `code` (32..35, 48) on a and b.
+MulWitness mul_witness(uint64_t code, uint64_t a, uint64_t b);
 
 // The syscall table's columns (spec/tables/syscall.md).
 TraceTable syscall_table_shape();

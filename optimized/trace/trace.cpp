@@ -483,36 +483,13 @@ void mul_row(Table& t, size_t r, uint64_t code, uint64_t a, uint64_t b) {
   t.set(C::mul::op, r, code);
   t.limbs(C::mul::a0, r, a), t.limbs(C::mul::b0, r, b), t.limbs(C::mul::r0, r, res);
   t.set(op_table()[code].sel, r, 1);
-  uint64_t al[4], bl[4];
-  for (int k = 0; k < 4; ++k) al[k] = (a >> (16 * k)) & 0xffff, bl[k] = (b >> (16 * k)) & 0xffff;
-  unsigned __int128 carry = 0;
-  uint64_t p[8];
-  for (int i = 0; i < 8; ++i) {
-    unsigned __int128 sum = carry;
-    for (int x = 0; x < 4; ++x)
-      if (i - x >= 0 && i - x < 4) sum += static_cast<unsigned __int128>(al[x]) * bl[i - x];
-    p[i] = static_cast<uint64_t>(sum & 0xffff);
-    carry = sum >> 16;
-    t.set(C::mul::p0 + i, r, p[i]);
-    if (i < 7) {
-      t.set(C::mul::kl0 + i, r, static_cast<uint64_t>(carry & 0xffff));
-      t.set(C::mul::kh0 + i, r, static_cast<uint64_t>(carry >> 16));
-    }
-  }
-  const uint64_t sa = a >> 63, sb = b >> 63;
-  t.set(C::mul::sa, r, sa), t.set(C::mul::sb, r, sb);
-  t.set(C::mul::ah, r, 2 * al[3] - 65536 * sa), t.set(C::mul::bh, r, 2 * bl[3] - 65536 * sb);
-  const uint64_t ga = (code == 33 || code == 34) ? sa : 0, gb = code == 33 ? sb : 0;
-  t.set(C::mul::ga, r, ga), t.set(C::mul::gb, r, gb);
-  int64_t borrow = 0;
-  for (int k = 0; k < 4; ++k) {
-    const int64_t v = static_cast<int64_t>(p[4 + k]) - static_cast<int64_t>(ga * bl[k]) - static_cast<int64_t>(gb * al[k]) - borrow;
-    borrow = v < 0 ? (-v + 65535) / 65536 : 0;
-    t.set(C::mul::h0 + k, r, static_cast<uint64_t>(v + 65536 * borrow));
-    t.set(C::mul::bw0 + k, r, static_cast<uint64_t>(borrow));
-  }
-  const uint64_t w = p[1] >> 15;
-  t.set(C::mul::w, r, w), t.set(C::mul::wh, r, 2 * p[1] - 65536 * w);
+  const core::MulWitness m = core::mul_witness(code, a, b);
+  for (size_t i = 0; i < 8; ++i) t.set(C::mul::p0 + i, r, m.p[i]);
+  for (size_t i = 0; i < 7; ++i) t.set(C::mul::kl0 + i, r, m.kl[i]), t.set(C::mul::kh0 + i, r, m.kh[i]);
+  t.set(C::mul::sa, r, m.sa), t.set(C::mul::sb, r, m.sb), t.set(C::mul::ah, r, m.ah), t.set(C::mul::bh, r, m.bh);
+  t.set(C::mul::ga, r, m.ga), t.set(C::mul::gb, r, m.gb);
+  for (size_t k = 0; k < 4; ++k) t.set(C::mul::h0 + k, r, m.h[k]), t.set(C::mul::bw0 + k, r, m.bw[k]);
+  t.set(C::mul::w, r, m.w), t.set(C::mul::wh, r, m.wh);
 }
 
 uint64_t limb_sum(uint64_t v) { return (v & 0xffff) + ((v >> 16) & 0xffff) + ((v >> 32) & 0xffff) + (v >> 48); }

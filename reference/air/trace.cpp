@@ -75,35 +75,16 @@ TraceTable alu_table_shape(const std::string& name) {
   return t;
 }
 
-// The mul table's witnesses for a row with operation code, operands and (claimed) result set.
+// The mul table's witnesses (core::mul_witness) for a row with operation code, operands and
+// (claimed) result set.
 void fill_mul_row(const TraceTable& t, std::vector<uint64_t>& row, uint64_t code, uint64_t a, uint64_t b) {
   auto set = [&](const std::string& c, uint64_t v) { row[t.col(c)] = v; };
-  uint64_t al[4], bl[4];
-  for (int k = 0; k < 4; ++k) al[k] = (a >> (16 * k)) & 0xffff, bl[k] = (b >> (16 * k)) & 0xffff;
-  unsigned __int128 carry = 0;
-  uint64_t p[8];
-  for (int i = 0; i < 8; ++i) {
-    unsigned __int128 sum = carry;
-    for (int x = 0; x < 4; ++x)
-      if (i - x >= 0 && i - x < 4) sum += static_cast<unsigned __int128>(al[x]) * bl[i - x];
-    p[i] = static_cast<uint64_t>(sum & 0xffff);
-    carry = sum >> 16;
-    set("p" + std::to_string(i), p[i]);
-    if (i < 7) set("kl" + std::to_string(i), static_cast<uint64_t>(carry & 0xffff)), set("kh" + std::to_string(i), static_cast<uint64_t>(carry >> 16));
-  }
-  const uint64_t sa = a >> 63, sb = b >> 63;
-  set("sa", sa), set("sb", sb), set("ah", 2 * al[3] - 65536 * sa), set("bh", 2 * bl[3] - 65536 * sb);
-  const uint64_t ga = (code == 33 || code == 34) ? sa : 0, gb = code == 33 ? sb : 0;
-  set("ga", ga), set("gb", gb);
-  int64_t borrow = 0;
-  for (int k = 0; k < 4; ++k) {
-    const int64_t v = static_cast<int64_t>(p[4 + k]) - static_cast<int64_t>(ga * bl[k]) - static_cast<int64_t>(gb * al[k]) - borrow;
-    borrow = v < 0 ? (-v + 65535) / 65536 : 0;
-    set("h" + std::to_string(k), static_cast<uint64_t>(v + 65536 * borrow));
-    set("bw" + std::to_string(k), static_cast<uint64_t>(borrow));
-  }
-  const uint64_t w = p[1] >> 15;
-  set("w", w), set("wh", 2 * p[1] - 65536 * w);
+  const core::MulWitness m = core::mul_witness(code, a, b);
+  for (int i = 0; i < 8; ++i) set("p" + std::to_string(i), m.p[i]);
+  for (int i = 0; i < 7; ++i) set("kl" + std::to_string(i), m.kl[i]), set("kh" + std::to_string(i), m.kh[i]);
+  set("sa", m.sa), set("sb", m.sb), set("ah", m.ah), set("bh", m.bh), set("ga", m.ga), set("gb", m.gb);
+  for (int k = 0; k < 4; ++k) set("h" + std::to_string(k), m.h[k]), set("bw" + std::to_string(k), m.bw[k]);
+  set("w", m.w), set("wh", m.wh);
 }
 
 }  // namespace
