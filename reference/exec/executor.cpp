@@ -53,7 +53,7 @@ int64_t sext(uint64_t v, unsigned bits) {
   const unsigned s = 64 - bits;
   return static_cast<int64_t>(v << s) >> s;
 }
-uint64_t sext32(uint64_t v) { return static_cast<uint64_t>(sext(v, 32)); }
+using spec::sext32;
 
 }  // namespace
 
