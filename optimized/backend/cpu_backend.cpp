@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "optimized/backend/backend.h"
+#include "optimized/backend/shapes.h"
 #include "optimized/common/parallel.h"
 #include "optimized/fri/fold.h"
 #include "optimized/ntt/ntt.h"
@@ -38,20 +39,9 @@ template <typename T>
 T* ptr(const Buffer<T>& b) { return reinterpret_cast<T*>(static_cast<HostStorage&>(b.storage()).data()); }
 template <typename T>
 std::span<T> view(const Buffer<T>& b) { return {ptr(b), b.size()}; }
-// The shape checks run before any thread starts (an exception inside parallel_for would end
-// the process).
-void require(bool ok, const char* what) {
-  if (!ok) throw std::invalid_argument(what);
-}
-template <typename T>
-void require_heights(std::span<const Buffer<T>> cols, size_t n, const char* what) {
-  for (const auto& c : cols) require(c.size() == n, what);
-}
-template <typename T>
-void require_heights(std::span<Buffer<T>> cols, size_t n, const char* what) {
-  for (const auto& c : cols) require(c.size() == n, what);
-}
-bool pow2(size_t n) { return n && !(n & (n - 1)); }
+using shapes::pow2;
+using shapes::require;
+using shapes::require_heights;
 // x's 8 bytes, little-endian, at b; returns b + 8.
 uint8_t* put_fp(uint8_t* b, Fp x) {
   const uint64_t v = x.value();

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "optimized/air/air_eval.h"
+#include "optimized/backend/shapes.h"
 #include "optimized/common/parallel.h"
 #include "optimized/ntt/ntt.h"
 #include "spec/air/embedded.h"
@@ -13,20 +14,9 @@
 namespace zkrv::opt {
 namespace {
 
-// The shape checks run before any thread starts (an exception inside parallel_for would end
-// the process).
-void require(bool ok, const char* what) {
-  if (!ok) throw std::invalid_argument(what);
-}
-template <typename T>
-void require_heights(std::span<const Buffer<T>> cols, size_t n, const char* what) {
-  for (const auto& c : cols) require(c.size() == n, what);
-}
-template <typename T>
-void require_heights(std::span<Buffer<T>> cols, size_t n, const char* what) {
-  for (const auto& c : cols) require(c.size() == n, what);
-}
-bool pow2(size_t n) { return n && !(n & (n - 1)); }
+using shapes::pow2;
+using shapes::require;
+using shapes::require_heights;
 size_t generated_publics() {
   static const size_t n = spec::air::embedded_spec().publics.size();
   return n;
