@@ -49,8 +49,10 @@ Program compile(const spec::air::Spec& spec, const spec::air::Table& t, const Ex
   return p;
 }
 
-// |value| bound of an expression from its columns' types (infinity for a field column).
-double bound(const spec::air::Table& t, const Expr& e) {
+}  // namespace
+
+// spec: protocol:stark:interaction_bound
+double value_bound(const spec::air::Table& t, const Expr& e) {
   struct Bound {
     const spec::air::Table& t;
     double constant(uint64_t v) const { return static_cast<double>(v); }
@@ -68,8 +70,6 @@ double bound(const spec::air::Table& t, const Expr& e) {
   };
   return spec::air::fold<double>(e, Bound{t});
 }
-
-}  // namespace
 
 size_t AirLayout::constraint_count() const {
   size_t n = 0;
@@ -120,7 +120,7 @@ const AirLayout& air_layout() {
         ci.degree = deg;
         if (b.mult) {
           ci.mult = compile(spec, t, *b.mult);
-          ci.mult_bound = bound(t, *b.mult);
+          ci.mult_bound = value_bound(t, *b.mult);
         } else {
           ci.mult.nodes.push_back(Node{Node::Op::kConst, 0, 0, 1});
           ci.mult_bound = 1;

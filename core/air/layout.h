@@ -104,6 +104,11 @@ struct CompiledInteraction {
   double mult_bound;   // |multiplicity| per row; infinity for a free (field) multiplicity
 };
 
+// protocol:stark:interaction_bound — a bound on |e| from the declared types of the table's
+// columns (1, 255, 2^16 − 1, 2^32 − 1; infinity for a field column or a public): + and − add
+// bounds, · multiplies them. It trusts the types; core/air/bound_lint.h finds what enforces them.
+double value_bound(const spec::air::Table& t, const spec::air::Expr& e);
+
 // protocol:stark:layout — one table as the protocol commits it.
 struct TableLayout {
   std::string name;
