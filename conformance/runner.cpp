@@ -274,9 +274,9 @@ int main(int argc, char** argv) {
           const double prove_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
           const auto bytes = spec::encode_stark_proof(proof);
           const auto t1 = std::chrono::steady_clock::now();
-          const auto v = ref::verify::verify_bytes(bytes, {&*loaded.image, static_cast<uint32_t>(c.exit_code), &run.output});
+          const auto v = ref::verify::verify_bytes(bytes, {&*loaded.image, static_cast<uint32_t>(c.exit_code), &run.output}, spec::SecurityPolicy::preset(security));
           const double verify_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-          const auto wrong = ref::verify::verify(proof, {&*loaded.image, static_cast<uint32_t>(c.exit_code + 1), &run.output});
+          const auto wrong = ref::verify::verify(proof, {&*loaded.image, static_cast<uint32_t>(c.exit_code + 1), &run.output}, spec::SecurityPolicy::preset(security));
           if (!v.ok()) problems.push_back(std::string("verify: rejected: ") + ref::verify::stage_name(v.rejection->stage) + ": " + v.rejection->what);
           if (wrong.ok()) problems.push_back("verify: accepted another exit code");
           char buf[160];

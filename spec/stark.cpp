@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -156,32 +157,67 @@ ParsedStarkProof decode_stark_proof(std::span<const uint8_t> bytes) {
 }
 
 // spec: protocol:stark:security
-StarkSecurity stark_security(const StarkOptions& o, unsigned log_max_height, unsigned log_min_height, size_t constraints,
-                             double log_interactions, size_t max_arity, size_t opened_columns) {
-  // FRI as the protocol runs it: binary folds down to min(2^log_final_size, shortest height).
-  const unsigned log_final = std::min({o.log_final_size, log_min_height, log_max_height - 1});
+StarkSecurity stark_security(const StarkOptions& o, const SecurityShape& sh) {
+  // FRI as the protocol runs it: binary folds down to min(2^log_final_size, shortest height);
+  // its first codeword batches every opened value with powers of γ up to opened_values − 1, and
+  // each injected height adds one more random combination.
+  const unsigned log_max = sh.log_max_height;
+  const unsigned log_final = std::min({o.log_final_size, sh.log_min_height, log_max - 1});
+  const double batch_degree = static_cast<double>(std::max<size_t>(sh.opened_values, 1) - 1) +
+                              static_cast<double>(std::max(sh.heights, 1u) - 1);
   StarkSecurity s{};
-  s.fri = fri_security(o.log_blowup, o.num_queries, o.pow_bits, log_max_height, log_max_height - log_final);
+  s.fri = fri_security(o.log_blowup, o.num_queries, o.pow_bits, log_max, log_max - log_final, batch_degree);
   const double field_bits = 3.0 * std::log2(static_cast<double>(GoldilocksTraits::kModulus));
-  const double log_domain = log_max_height + o.log_blowup;
+  const double log_domain = log_max + o.log_blowup;
   // The algebraic steps, each a Schwartz-Zippel bound over F_{p^3}:
   // constraint combination (one challenge, powers): constraints / |F|;
   // LogUp: a fingerprint collision among the interactions (arity + 1 terms each) or a false
   // rational identity in α: interactions^2 (arity + 1) / |F|;
-  // DEEP: a wrong opening passing at ζ: (opened columns + 4) |D| / |F|, times the list size L
-  // in the Johnson regime (L <= (m + 1/2) / sqrt(ρ)), 1 under the conjecture.
-  const double log_ali = std::log2(static_cast<double>(std::max<size_t>(constraints, 1))) - field_bits;
-  const double log_logup = 2 * log_interactions + std::log2(static_cast<double>(max_arity + 1)) - field_bits;
-  const double log_deep = std::log2(static_cast<double>(opened_columns + 4)) + log_domain + 2 - field_bits;
-  const double log_list = std::log2(s.fri.johnson_m + 0.5) + 0.5 * o.log_blowup;
+  // DEEP: a wrong opening passing at ζ: (opened columns + 4) |D| / |F|.
+  // In the Johnson regime each holds for every codeword in the list of size
+  // L <= (m + 1/2) / sqrt(ρ) that the committed words may decode to; under the conjecture L = 1.
+  s.log_ali = std::log2(static_cast<double>(std::max<size_t>(sh.constraints, 1))) - field_bits;
+  s.log_logup = 2 * sh.log_interactions + std::log2(static_cast<double>(sh.max_arity + 1)) - field_bits;
+  s.log_deep = std::log2(static_cast<double>(sh.opened_columns + 4)) + log_domain + 2 - field_bits;
+  s.log_list = std::log2(s.fri.johnson_m + 0.5) + 0.5 * o.log_blowup;
   auto bits_of = [](std::initializer_list<double> logs) {
     double sum = 0;
     for (double l : logs) sum += std::exp2(l);
     return -std::log2(sum);
   };
-  s.provable_bits = bits_of({-s.fri.provable_bits, log_ali, log_logup, log_deep + log_list});
-  s.conjectured_bits = bits_of({-s.fri.conjectured_bits, log_ali, log_logup, log_deep});
+  // No figure exceeds the Merkle hash's collision resistance.
+  s.provable_bits = std::min(kHashCollisionBits, bits_of({-s.fri.provable_bits, s.log_ali + s.log_list,
+                                                          s.log_logup + s.log_list, s.log_deep + s.log_list}));
+  s.conjectured_bits =
+      std::min(kHashCollisionBits, bits_of({-s.fri.conjectured_bits, s.log_ali, s.log_logup, s.log_deep}));
+  const double slack = std::pow(1 + 0.5 / s.fri.johnson_m, 2) - 1;
+  s.johnson_log_height = static_cast<unsigned>(std::ceil(std::log2(2 / slack) - 1e-12));
+  s.johnson_holds = sh.log_min_height >= s.johnson_log_height;
   return s;
+}
+
+// spec: protocol:stark:policy
+SecurityPolicy SecurityPolicy::preset(const std::string& name) {
+  if (name == "provable") return {Measure::kProvable, 100};
+  if (name == "conjectured") return {Measure::kConjectured, 100};
+  throw std::invalid_argument("unknown security policy '" + name + "' (provable or conjectured)");
+}
+const char* measure_name(SecurityPolicy::Measure m) {
+  return m == SecurityPolicy::Measure::kProvable ? "provable" : "conjectured";
+}
+std::string SecurityPolicy::str() const {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%s bits >= %g", measure_name(measure), min_bits);
+  return buf;
+}
+std::optional<std::string> check_policy(const SecurityPolicy& policy, const StarkSecurity& security) {
+  const double bits =
+      policy.measure == SecurityPolicy::Measure::kProvable ? security.provable_bits : security.conjectured_bits;
+  if (bits >= policy.min_bits) return std::nullopt;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "the proof's options give %.1f %s bits, fewer than the policy's %g", bits,
+                measure_name(policy.measure), policy.min_bits);
+  return std::string(buf);
 }
 
 }  // namespace zkrv::spec

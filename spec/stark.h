@@ -77,15 +77,47 @@ ParsedStarkProof decode_stark_proof(std::span<const uint8_t> bytes);
 // The statement and options as the transcript absorbs them (label `statement`).
 std::vector<uint8_t> encode_statement(const StarkOptions& o, const Statement& s);
 
-// protocol:stark:security — the whole protocol's soundness for these options, the tallest and
-// the shortest trace heights, the number of constraints and interactions, the largest bus arity
-// and the number of opened columns.
+// protocol:stark:security — the whole protocol's soundness for these options and a proof's
+// shape: the tallest and shortest heights, how many heights occur, the constraints, the
+// interactions, the largest bus arity, and the opened columns and values.
+struct SecurityShape {
+  unsigned log_max_height = 0, log_min_height = 0;
+  unsigned heights = 1;           // distinct table heights: FRI injects the codewords of all but the tallest
+  size_t constraints = 0;         // Σ_t combined constraints
+  double log_interactions = 0;    // log2 Σ_t interactions · h_t
+  size_t max_arity = 0;           // the longest bus tuple
+  size_t opened_columns = 0;      // Σ_t columns + aux + quotient
+  size_t opened_values = 0;       // Σ_t 2 columns + 2 aux + quotient: the DEEP batch's powers of γ
+};
+inline constexpr double kHashCollisionBits = 128;  // Keccak-256: no figure exceeds it
 struct StarkSecurity {
   double provable_bits;
   double conjectured_bits;
   FriSecurity fri;
+  // every other term as the log2 of its error (list: log2 of the Johnson list size L)
+  double log_ali, log_logup, log_deep, log_list;
+  // The Johnson regime's rate condition for a table of height h opened at 2 points:
+  // ρ + 2/(h·2^b) ≤ ρ (1 + 1/2m)², i.e. h ≥ 2 / ((1 + 1/2m)² − 1); the least log2 height for which
+  // it holds at FRI's m, and whether every table of the proof is that tall.
+  unsigned johnson_log_height;
+  bool johnson_holds;
 };
-StarkSecurity stark_security(const StarkOptions& o, unsigned log_max_height, unsigned log_min_height, size_t constraints,
-                             double log_interactions, size_t max_arity, size_t opened_columns);
+StarkSecurity stark_security(const StarkOptions& o, const SecurityShape& shape);
+
+// protocol:stark:policy — what a verifier accepts: at least `min_bits` of the named measure.
+// The default is the `provable` preset's floor; accepting less must be asked for.
+struct SecurityPolicy {
+  enum class Measure { kProvable, kConjectured };
+  Measure measure = Measure::kProvable;
+  double min_bits = 100;
+  // `provable` and `conjectured`: at least 100 bits of that measure; another name throws
+  // std::invalid_argument.
+  static SecurityPolicy preset(const std::string& name);
+  static SecurityPolicy at_least(Measure m, double bits) { return {m, bits}; }
+  std::string str() const;  // e.g. "provable bits >= 100"
+};
+const char* measure_name(SecurityPolicy::Measure m);
+// nullopt when the security meets the policy; otherwise why not, naming the figure and the floor.
+std::optional<std::string> check_policy(const SecurityPolicy& policy, const StarkSecurity& security);
 
 }  // namespace zkrv::spec

@@ -82,6 +82,37 @@ size_t AirLayout::table_index(const std::string& name) const {
   throw std::out_of_range("no table " + name);
 }
 
+// spec: protocol:stark:security — the shape's counts; opened values in protocol:stark:ood order.
+spec::SecurityShape AirLayout::security_shape(const std::vector<uint8_t>& log_heights) const {
+  ZKRV_ASSERT(log_heights.size() == tables.size(), "one height per table");
+  spec::SecurityShape s;
+  s.log_max_height = 0;
+  s.log_min_height = 64;
+  double interactions = 0;
+  std::vector<uint8_t> distinct;
+  for (size_t t = 0; t < tables.size(); ++t) {
+    const TableLayout& tl = tables[t];
+    s.log_max_height = std::max<unsigned>(s.log_max_height, log_heights[t]);
+    s.log_min_height = std::min<unsigned>(s.log_min_height, log_heights[t]);
+    if (std::find(distinct.begin(), distinct.end(), log_heights[t]) == distinct.end()) distinct.push_back(log_heights[t]);
+    interactions += static_cast<double>(tl.interactions.size()) * std::ldexp(1.0, log_heights[t]);
+    s.opened_columns += tl.columns + tl.aux_width() + tl.quotient_width();
+    s.opened_values += 2 * tl.columns + 2 * tl.aux_width() + tl.quotient_width();
+  }
+  s.heights = static_cast<unsigned>(distinct.size());
+  s.constraints = constraint_count();
+  s.log_interactions = std::log2(std::max(interactions, 1.0));
+  s.max_arity = max_arity;
+  return s;
+}
+
+spec::SecurityShape AirLayout::largest_security_shape(unsigned log_max) const {
+  spec::SecurityShape s = security_shape(std::vector<uint8_t>(tables.size(), static_cast<uint8_t>(log_max)));
+  s.log_min_height = 0;
+  s.heights = log_max + 1;
+  return s;
+}
+
 // spec: protocol:stark:layout
 const AirLayout& air_layout() {
   static const AirLayout layout = [] {

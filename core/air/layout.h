@@ -15,6 +15,7 @@
 
 #include "spec/air/spec.h"
 #include "spec/isa.h"
+#include "spec/stark.h"
 
 namespace zkrv::core {
 
@@ -132,6 +133,12 @@ struct AirLayout {
   size_t max_arity = 0;
   size_t constraint_count() const;
   size_t table_index(const std::string& name) const;  // throws std::out_of_range
+  // protocol:stark:security — the shape a proof with these table heights (spec order) has.
+  spec::SecurityShape security_shape(const std::vector<uint8_t>& log_heights) const;
+  // The largest shape a proof whose tallest height is 2^log_max can have: every table at that
+  // height (the most interactions) and every height from 2^0 up occurring (the most folds and
+  // injections). The presets' figures are stated for it.
+  spec::SecurityShape largest_security_shape(unsigned log_max) const;
 };
 // Built once from the embedded spec.
 const AirLayout& air_layout();

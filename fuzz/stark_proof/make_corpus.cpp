@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
   const auto trace = zkrv::ref::air::build_trace(image, run);
   const auto proof = zkrv::ref::prove::prove_unchecked(image, trace, zkrv::fuzz::kStarkSeedOptions);
   const std::vector<uint8_t> no_output;
-  if (!zkrv::ref::verify::verify(proof, {&image, 0, &no_output}).ok()) {
+  if (!zkrv::ref::verify::verify(proof, {&image, 0, &no_output}, zkrv::fuzz::kSeedPolicy).ok()) {
     std::fprintf(stderr, "the seed proof does not verify\n");
     return 1;
   }

@@ -21,8 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto again = zkrv::spec::encode_stark_proof(*parsed.proof);
   if (again.size() != size || !std::equal(again.begin(), again.end(), data)) std::abort();
   const zkrv::ref::verify::Expected e{&image, 0, &no_output};
-  const auto v1 = zkrv::ref::verify::verify(*parsed.proof, e, &cache);
-  const auto v2 = zkrv::ref::verify::verify(*parsed.proof, e);
+  const auto v1 = zkrv::ref::verify::verify(*parsed.proof, e, zkrv::fuzz::kSeedPolicy, &cache);
+  const auto v2 = zkrv::ref::verify::verify(*parsed.proof, e, zkrv::fuzz::kSeedPolicy);
   if (v1.ok() != v2.ok()) std::abort();
   if (!v1.ok() && (v1.rejection->stage != v2.rejection->stage || v1.rejection->check != v2.rejection->check ||
                    v1.rejection->what != v2.rejection->what || v1.rejection->what.empty()))

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "core/fri/fri.h"
@@ -51,6 +52,7 @@ CheckInfo info(Check c) {
     case Check::kNonCanonicalTerminalSum: return {"non_canonical_terminal_sum", Stage::kShape};
     case Check::kNonCanonicalOod: return {"non_canonical_ood", Stage::kShape};
     case Check::kNonCanonicalFinal: return {"non_canonical_final", Stage::kShape};
+    case Check::kSecurityPolicy: return {"security_policy", Stage::kSecurity};
     case Check::kNonzeroSumWithoutInteractions: return {"nonzero_sum_without_interactions", Stage::kLogup};
     case Check::kUnbalanced: return {"unbalanced", Stage::kLogup};
     case Check::kConstraintsAtZeta: return {"constraints_at_zeta", Stage::kConstraints};
@@ -121,6 +123,7 @@ const char* stage_name(Stage s) {
     case Stage::kOptions: return "options";
     case Stage::kStatement: return "statement";
     case Stage::kShape: return "shape";
+    case Stage::kSecurity: return "security";
     case Stage::kLogup: return "logup";
     case Stage::kConstraints: return "constraints";
     case Stage::kMerkle: return "merkle";
@@ -204,11 +207,12 @@ std::optional<TranscriptLog> transcript_log(const spec::StarkProof& proof) {
   return log;
 }
 
-VerifyResult verify_bytes(std::span<const uint8_t> bytes, const Expected& expected, Cache* cache) {
+VerifyResult verify_bytes(std::span<const uint8_t> bytes, const Expected& expected, const spec::SecurityPolicy& policy,
+                          Cache* cache) {
   const auto parsed = spec::decode_stark_proof(bytes);
   if (!parsed.proof)
     return {reject(Check::kMalformed, parsed.error->what + " at byte " + std::to_string(parsed.error->offset)), {}};
-  return verify(*parsed.proof, expected, cache);
+  return verify(*parsed.proof, expected, policy, cache);
 }
 
 namespace {
@@ -217,6 +221,7 @@ namespace {
 struct Context {
   const spec::StarkProof& proof;
   const Expected& expected;
+  const spec::SecurityPolicy& policy;
   Cache& cache;
   const AirLayout& layout = air_layout();
   const size_t T = layout.tables.size();
@@ -225,6 +230,7 @@ struct Context {
   std::optional<Preprocessed> pre{};  // when the cache had to be rebuilt
   core::FriShape fri_shape{};
   std::vector<size_t> ood_start{};  // each table's first opened value
+  spec::SecurityShape shape{};
   spec::StarkSecurity security{};
   // the transcript, replayed after check_shapes
   Replay rp{};
@@ -299,11 +305,10 @@ Result check_shapes(Context& c) {
                     "at least " + std::to_string(layout.tables[t].chunks), std::to_string(size_t{1} << c.lb));
   }
   // spec: protocol:stark:interaction_bound — LogUp needs the bounded multiplicities' total below p.
-  double total = 0, count = 0;
+  double total = 0;
   for (size_t t = 0; t < T; ++t)
     for (const auto& in : layout.tables[t].interactions) {
       const double h = std::ldexp(1.0, st.log_heights[t]);
-      count += h;
       if (std::isinf(in.mult_bound)) {
         if (in.send)
           return reject(Check::kUnboundedSend, "interaction " + in.id + " sends with an unbounded multiplicity",
@@ -318,12 +323,11 @@ Result check_shapes(Context& c) {
   c.fri_shape = core::fri_shape(proof.options, st.log_heights);
   const core::FriShape& fs = c.fri_shape;
   if (fs.rounds < 1) return reject(Check::kNothingToFold, "nothing to fold", {}, "at least 1 fold", "0");
-  size_t ood_count = 0, opened_columns = 0;
+  size_t ood_count = 0;
   for (size_t t = 0; t < T; ++t) {
     const auto& tl = layout.tables[t];
     c.ood_start.push_back(ood_count);
     ood_count += 2 * tl.columns + 2 * tl.aux_width() + tl.quotient_width();
-    opened_columns += tl.columns + tl.aux_width() + tl.quotient_width();
   }
   auto count_check = [](Check check, const char* what, size_t expected, size_t found) -> Result {
     if (expected == found) return std::nullopt;
@@ -356,9 +360,20 @@ Result check_shapes(Context& c) {
   for (const auto& coefficient : proof.final_poly)
     if (!canonical(coefficient))
       return reject(Check::kNonCanonicalFinal, "final coefficient not canonical", {}, {}, str(coefficient));
-  c.security = spec::stark_security(proof.options, fs.log_max, fs.log_min, layout.constraint_count(),
-                                    std::log2(std::max(count, 1.0)), layout.max_arity, opened_columns);
+  c.shape = layout.security_shape(st.log_heights);
+  c.security = spec::stark_security(proof.options, c.shape);
   return std::nullopt;
+}
+
+// spec: protocol:stark:policy — the caller's floor, before any hash.
+Result check_security(const Context& c) {
+  const auto why = spec::check_policy(c.policy, c.security);
+  if (!why) return std::nullopt;
+  const bool provable = c.policy.measure == spec::SecurityPolicy::Measure::kProvable;
+  char found[48];
+  std::snprintf(found, sizeof found, "%.1f %s bits", provable ? c.security.provable_bits : c.security.conjectured_bits,
+                spec::measure_name(c.policy.measure));
+  return reject(Check::kSecurityPolicy, *why, {}, c.policy.str(), found);
 }
 
 // spec: protocol:stark:verify_logup
@@ -573,18 +588,20 @@ Result check_deep_and_fri(const Context& c) {
 
 // The stages in protocol order (spec/protocol.md §8): every shape before any hash, every Merkle
 // check before the verifier's own LDE.
-VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cache* cache) {
+VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, const spec::SecurityPolicy& policy,
+                    Cache* cache) {
   Cache local_cache;
-  Context c{proof, expected, cache ? *cache : local_cache};
+  Context c{proof, expected, policy, cache ? *cache : local_cache};
   Result r;
   if ((r = check_options(c)) || (r = check_statement(c)) || (r = check_shapes(c))) return {r, {}};
+  if ((r = check_security(c))) return {r, c.security, c.shape};
   c.rp = replay(proof, nullptr);  // protocol:stark:transcript
   if ((r = check_logup(c)) || (r = check_ood_constraints(c)) || (r = check_pow(c)) || (r = check_fri_layers(c)) ||
       (r = check_query_openings(c)))
     return {r, {}};
   extend_preprocessed(c);
   if ((r = check_deep_and_fri(c))) return {r, {}};
-  return {std::nullopt, c.security};
+  return {std::nullopt, c.security, c.shape};
 }
 
 }  // namespace zkrv::ref::verify

@@ -19,7 +19,7 @@ namespace zkrv::ref::verify {
 // A rejection names its stage, the check that failed and where (table, query, FRI layer), and
 // the values it compared; `what` is the one line the CLI prints after the stage.
 struct Rejection {
-  enum class Stage { kMalformed, kOptions, kStatement, kShape, kLogup, kConstraints, kMerkle, kPow, kFri };
+  enum class Stage { kMalformed, kOptions, kStatement, kShape, kSecurity, kLogup, kConstraints, kMerkle, kPow, kFri };
   // One per place the verifier rejects, in the order it checks (spec/protocol.md,
   // protocol:stark:verify_*); each belongs to one stage.
   enum class Check {
@@ -30,6 +30,7 @@ struct Rejection {
     kHeightCount, kOutputTooLong, kHeightDerived, kTooTall, kBlowupTooSmall, kUnboundedSend, kInteractionBound,
     kNothingToFold, kTerminalSumCount, kOodCount, kFriRootCount, kFriOpeningCount, kFinalLength, kQueryCount,
     kNonCanonicalTerminalSum, kNonCanonicalOod, kNonCanonicalFinal,
+    kSecurityPolicy,  // security: the options give less than the caller's policy accepts
     kNonzeroSumWithoutInteractions, kUnbalanced,  // logup
     kConstraintsAtZeta,  // constraints
     kPow,  // pow
@@ -50,7 +51,8 @@ const char* check_name(Rejection::Check c);
 
 struct VerifyResult {
   std::optional<Rejection> rejection;
-  spec::StarkSecurity security{};  // filled when the options and shapes were accepted
+  spec::StarkSecurity security{};  // filled when the options and shapes were accepted (also on a security rejection)
+  spec::SecurityShape shape{};     // the shape the security was computed for, filled with it
   bool ok() const { return !rejection; }
 };
 
@@ -74,9 +76,13 @@ struct Cache {
   std::vector<std::optional<unsigned>> log_heights_derived;
 };
 
-VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, Cache* cache = nullptr);
+// `policy` is what the caller accepts (protocol:stark:policy): a proof whose options give less
+// is rejected at the security stage, before any hash. There is no default: the caller says it.
+VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, const spec::SecurityPolicy& policy,
+                    Cache* cache = nullptr);
 // Decodes first; a malformed proof is a kMalformed rejection naming the offset.
-VerifyResult verify_bytes(std::span<const uint8_t> bytes, const Expected& expected, Cache* cache = nullptr);
+VerifyResult verify_bytes(std::span<const uint8_t> bytes, const Expected& expected, const spec::SecurityPolicy& policy,
+                          Cache* cache = nullptr);
 
 // The transcript as the verifier replays it (protocol:stark:transcript), for audits and tests:
 // every challenge squeezed (label and value; a query index as its first coefficient) and every

@@ -17,6 +17,9 @@
 namespace zkrv::ref::air::fixture {
 namespace {
 
+// These proofs use weak options on purpose (the protocol is the same, the run shorter).
+const spec::SecurityPolicy kAnyBits = spec::SecurityPolicy::at_least(spec::SecurityPolicy::Measure::kProvable, 0);
+
 // The program image a base trace was built from, read back from its preprocessed tables
 // (segments, image, program) and its entry: what the verifier is given as the statement's ELF.
 spec::ProgramImage image_of(const AirTrace& t) {
@@ -72,7 +75,7 @@ void prove_every_mutation(size_t part) {
     const spec::ProgramImage image = image_of(base);
     if (honest_checked.insert(mu.base).second) {  // the reconstruction is right: the honest proof verifies
       const auto honest = zkrv::test::prove_optimized(image, base, o, 2, zkrv::opt::prove::Lde::kHold);
-      const auto v = ref::verify::verify(honest, {&image, honest.statement.exit_code, nullptr});
+      const auto v = ref::verify::verify(honest, {&image, honest.statement.exit_code, nullptr}, kAnyBits);
       ASSERT_TRUE(v.ok()) << "base of " << mu.expect << ": " << v.rejection->what;
     }
     AirTrace t = base;
@@ -84,7 +87,7 @@ void prove_every_mutation(size_t part) {
       ++unprovable;
       continue;
     }
-    const auto v = ref::verify::verify(*proof, {&image, proof->statement.exit_code, nullptr});
+    const auto v = ref::verify::verify(*proof, {&image, proof->statement.exit_code, nullptr}, kAnyBits);
     EXPECT_FALSE(v.ok()) << mu.expect << " (" << mu.what << "): a proof of the mutated trace verifies";
     if (!v.ok()) ++by_stage[ref::verify::stage_name(v.rejection->stage)];
     ++proved;
@@ -111,7 +114,7 @@ TEST(Air, ACarryChainThatWrapsModPForgesAnAuipcResult) {
   // false x5 was provable)
   const spec::ProgramImage image = image_of(*t);
   const auto proof = zkrv::test::prove_optimized(image, *t, spec::StarkOptions{2, 8, 0, 3}, 2, zkrv::opt::prove::Lde::kHold);
-  const auto v = ref::verify::verify(proof, {&image, proof.statement.exit_code, nullptr});
+  const auto v = ref::verify::verify(proof, {&image, proof.statement.exit_code, nullptr}, kAnyBits);
   ASSERT_FALSE(v.ok()) << "a proof of the forged auipc result verifies";
   EXPECT_EQ(ref::verify::stage_name(v.rejection->stage), std::string("constraints")) << v.rejection->what;
 }

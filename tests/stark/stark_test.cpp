@@ -55,6 +55,9 @@ GuestRun run_guest(const std::string& name, const std::vector<uint8_t>& input) {
 
 // Small, fast options for the tests (the verifier reports their low security honestly).
 spec::StarkOptions test_options() { return spec::StarkOptions{2, 8, 2, 3}; }
+// The tests' options are honestly weak (few queries, little grinding): the tests that are not
+// about the policy accept any bits, saying so.
+const spec::SecurityPolicy kAnyBits = spec::SecurityPolicy::at_least(spec::SecurityPolicy::Measure::kProvable, 0);
 
 // fibonacci(90) and its proof with test_options(), proved once for the tests that tamper with it.
 struct Proved {
@@ -70,24 +73,53 @@ const Proved& fibonacci_proved() {
   return proved;
 }
 
+spec::SecurityShape largest_shape(unsigned log_max) {
+  return ref::stark::air_layout().largest_security_shape(log_max);
+}
+
 // The presets give what they promise (protocol:stark:presets) for every tallest height the
 // protocol allows (the fixed tables make it at least 2^16), with the spec's real counts.
 TEST(Stark, PresetsGiveTheirBits) {
-  const auto& layout = ref::stark::air_layout();
-  size_t opened = 0;
-  for (const auto& t : layout.tables) opened += t.columns + t.aux_width() + t.quotient_width();
   for (unsigned log_max = 16; log_max <= spec::kMaxLogHeight; ++log_max) {
-    const double log_interactions = log_max + 8.0;  // more than 200 interactions per row of the tallest height
-    const auto p = spec::stark_security(spec::stark_preset("provable"), log_max, 2, layout.constraint_count(),
-                                        log_interactions, layout.max_arity, opened);
+    const auto p = spec::stark_security(spec::stark_preset("provable"), largest_shape(log_max));
     EXPECT_GE(p.provable_bits, 100.0) << "log_max " << log_max;
-    const auto c = spec::stark_security(spec::stark_preset("conjectured"), log_max, 2, layout.constraint_count(),
-                                        log_interactions, layout.max_arity, opened);
+    const auto c = spec::stark_security(spec::stark_preset("conjectured"), largest_shape(log_max));
     EXPECT_GE(c.conjectured_bits, 100.0) << "log_max " << log_max;
     EXPECT_LT(c.provable_bits, p.provable_bits);
+    if (log_max % 4 == 0)
+      std::printf("2^%u: provable preset %.1f provable / %.1f conjectured bits; conjectured preset %.1f / %.1f\n",
+                  log_max, p.provable_bits, p.conjectured_bits, c.provable_bits, c.conjectured_bits);
   }
   // and the test options below are honestly weak
-  EXPECT_LT(spec::stark_security(spec::StarkOptions{2, 8, 2, 3}, 16, 2, 1000, 24, 13, 2000).conjectured_bits, 20.0);
+  EXPECT_LT(spec::stark_security(spec::StarkOptions{2, 8, 2, 3}, largest_shape(16)).conjectured_bits, 20.0);
+}
+
+// protocol:stark:security — the terms add up as the spec writes them: the list size weighs ALI,
+// LogUp and DEEP in the provable figure only, and no figure passes the hash's 128 bits.
+TEST(Stark, SecurityTermsAddUp) {
+  const auto s = spec::stark_security(spec::stark_preset("provable"), largest_shape(20));
+  auto bits = [](std::initializer_list<double> logs) {
+    double sum = 0;
+    for (double l : logs) sum += std::exp2(l);
+    return -std::log2(sum);
+  };
+  EXPECT_NEAR(s.provable_bits, bits({-s.fri.provable_bits, s.log_ali + s.log_list, s.log_logup + s.log_list,
+                                     s.log_deep + s.log_list}), 1e-9);
+  EXPECT_NEAR(s.conjectured_bits, std::min(128.0, bits({-s.fri.conjectured_bits, s.log_ali, s.log_logup, s.log_deep})),
+              1e-9);
+  EXPECT_NEAR(s.log_list, std::log2(s.fri.johnson_m + 0.5) + 1, 1e-12);  // (m + 1/2) / sqrt(1/4)
+  // the DEEP batch: powers of γ up to opened_values − 1, plus one per injected height, plus the folds
+  const auto sh = largest_shape(20);
+  EXPECT_DOUBLE_EQ(s.fri.commit_weight, double(sh.opened_values - 1) + (sh.heights - 1) + 20);
+  // the hash caps both figures: many queries, much grinding
+  const auto strong = spec::stark_security(spec::StarkOptions{3, 200, 30, 3}, largest_shape(16));
+  EXPECT_DOUBLE_EQ(strong.conjectured_bits, spec::kHashCollisionBits);
+  EXPECT_LE(strong.provable_bits, spec::kHashCollisionBits);
+  // the Johnson-regime rate condition: h >= 2 / ((1 + 1/2m)^2 − 1)
+  const double slack = std::pow(1 + 0.5 / s.fri.johnson_m, 2) - 1;
+  EXPECT_GE(std::ldexp(1.0, s.johnson_log_height), 2 / slack);
+  EXPECT_LT(std::ldexp(1.0, s.johnson_log_height - 1), 2 / slack);
+  EXPECT_FALSE(s.johnson_holds);  // the shape has a table of one row
 }
 
 TEST(Stark, PreprocessedColumnsAreTheTraceBuilders) {
@@ -134,6 +166,50 @@ std::string hex(std::span<const uint8_t> bytes) {
   return s;
 }
 
+// protocol:stark:policy — the caller's floor decides what is accepted, not the proof's options.
+// The rejection is typed, comes before any hash, and names the figure and the floor.
+TEST(Stark, PolicyDecidesTheSecurityAccepted) {
+  const Proved& fp = fibonacci_proved();  // 8 queries, 2 bits of grinding
+  const ref::verify::Expected e{&fp.run.image, 0, &fp.run.result.output};
+  const auto strict = ref::verify::verify(fp.proof, e, spec::SecurityPolicy{});
+  ASSERT_FALSE(strict.ok());
+  EXPECT_EQ(fired(strict, Detail::kCheck), "security/security_policy");
+  const double bits = strict.security.provable_bits;
+  char figure[32];
+  std::snprintf(figure, sizeof figure, "%.1f provable bits", bits);
+  EXPECT_NE(strict.rejection->what.find(figure), std::string::npos) << strict.rejection->what;
+  EXPECT_NE(strict.rejection->what.find("fewer than the policy's 100"), std::string::npos) << strict.rejection->what;
+  EXPECT_EQ(strict.rejection->expected, "provable bits >= 100");
+  using M = spec::SecurityPolicy::Measure;
+  EXPECT_EQ(verdict(ref::verify::verify(fp.proof, e, spec::SecurityPolicy::at_least(M::kProvable, bits))), "accepted");
+  EXPECT_EQ(fired(ref::verify::verify(fp.proof, e, spec::SecurityPolicy::at_least(M::kProvable, bits + 0.01)),
+                  Detail::kCheck),
+            "security/security_policy");
+  EXPECT_EQ(fired(ref::verify::verify(fp.proof, e, spec::SecurityPolicy::preset("conjectured")), Detail::kCheck),
+            "security/security_policy");
+  EXPECT_THROW(spec::SecurityPolicy::preset("none"), std::invalid_argument);
+}
+
+// The weak proofs of the audit (winterfell#160's class): with 0 grinding bits the nonce is free and
+// the prover may redraw the query positions at no cost. The default policy rejects both; only an
+// explicit lower floor accepts them.
+TEST(Stark, WeakOptionsAreRejectedByTheDefaultPolicy) {
+  const Proved& fp = fibonacci_proved();
+  const ref::verify::Expected e{&fp.run.image, 0, &fp.run.result.output};
+  using M = spec::SecurityPolicy::Measure;
+  const auto one = ref::prove::prove_unchecked(fp.run.image, fp.run.trace, spec::StarkOptions{2, 1, 0, 3});
+  EXPECT_EQ(fired(ref::verify::verify(one, e, spec::SecurityPolicy{}), Detail::kCheck), "security/security_policy");
+  EXPECT_EQ(verdict(ref::verify::verify(one, e, kAnyBits)), "accepted");
+  const auto weak = ref::prove::prove_unchecked(fp.run.image, fp.run.trace, spec::StarkOptions{2, 51, 0, 3});
+  const auto v = ref::verify::verify(weak, e, spec::SecurityPolicy{});
+  EXPECT_EQ(fired(v, Detail::kCheck), "security/security_policy");
+  EXPECT_LT(v.security.provable_bits, 55);
+  EXPECT_GT(v.security.provable_bits, 45);
+  EXPECT_EQ(verdict(ref::verify::verify(weak, e, spec::SecurityPolicy::at_least(M::kProvable, 45))), "accepted");
+  std::printf("blowup 4, 51 queries, no grinding: %.1f provable bits, %.1f conjectured\n", v.security.provable_bits,
+              v.security.conjectured_bits);
+}
+
 // protocol:stark:ood — the out-of-domain point is redrawn unless it is outside F_p, every trace
 // domain and every LDE coset. In F_{p^3} every root of unity of 2-power order already lies in
 // F_p (p^2 + p + 1 is odd, so F_{p^3}^* has the 2-part of F_p^*), so the domain points are
@@ -162,12 +238,12 @@ TEST(Stark, HonestProofVerifiesAndIsDeterministic) {
   ASSERT_TRUE(ref::air::check_trace(r.trace).ok());
   const auto proof = ref::prove::prove_unchecked(r.image, r.trace, test_options());
   const ref::verify::Expected e{&r.image, 0, &r.result.output};
-  EXPECT_EQ(verdict(ref::verify::verify(proof, e)), "accepted");
+  EXPECT_EQ(verdict(ref::verify::verify(proof, e, kAnyBits)), "accepted");
   const auto bytes = spec::encode_stark_proof(proof);
   const auto parsed = spec::decode_stark_proof(bytes);
   ASSERT_TRUE(parsed.proof);
   EXPECT_EQ(spec::encode_stark_proof(*parsed.proof), bytes);  // every accepted input re-encodes to itself
-  EXPECT_EQ(verdict(ref::verify::verify_bytes(bytes, e)), "accepted");
+  EXPECT_EQ(verdict(ref::verify::verify_bytes(bytes, e, kAnyBits)), "accepted");
   // Determinism: the same trace and options give the same bytes.
   EXPECT_EQ(spec::encode_stark_proof(ref::prove::prove_unchecked(r.image, r.trace, test_options())), bytes);
 }
@@ -182,7 +258,7 @@ void expect_every_flip_rejected(const std::vector<uint8_t>& bytes, const ref::ve
     auto b = bytes;
     b[k] ^= static_cast<uint8_t>(1u << (k % 8));
     ++tried;
-    const auto v = ref::verify::verify_bytes(b, e, &cache);
+    const auto v = ref::verify::verify_bytes(b, e, kAnyBits, &cache);
     if (v.ok()) {
       ++accepted;
       ADD_FAILURE() << "a proof with byte " << k << " flipped was accepted";
@@ -205,9 +281,9 @@ TEST(Stark, RejectsOtherStatementsShapesAndEveryChangedByte) {
   const auto bytes = spec::encode_stark_proof(proof);
   const ref::verify::Expected e{&r.image, 0, &r.result.output};
   ref::verify::Cache cache;
-  ASSERT_EQ(verdict(ref::verify::verify(proof, e, &cache)), "accepted");
+  ASSERT_EQ(verdict(ref::verify::verify(proof, e, kAnyBits, &cache)), "accepted");
   auto fire = [&](const spec::StarkProof& p, const ref::verify::Expected& ex, Detail detail = Detail::kValues) {
-    return fired(ref::verify::verify(p, ex, &cache), detail);
+    return fired(ref::verify::verify(p, ex, kAnyBits, &cache), detail);
   };
 
   // Statement binding: another ELF (one code byte, one data byte), exit code or output.
@@ -325,7 +401,7 @@ TEST(Stark, EachTamperingFiresItsOwnCheck) {
   auto tampered = [&](const std::function<void(spec::StarkProof&)>& change) {
     auto p = proof;
     change(p);
-    return ref::verify::verify(p, e, &cache);
+    return ref::verify::verify(p, e, kAnyBits, &cache);
   };
   // The verifier's own preprocessed columns differ from the prover's where no constraint and no
   // bus reads them (a padding row of segments, multiplicity 0): only DEEP and FRI can tell.
@@ -345,7 +421,7 @@ TEST(Stark, EachTamperingFiresItsOwnCheck) {
     EXPECT_EQ(row[seg.col("mult")], 0u);
     row[seg.col("start")] = 1;
     const spec::StarkOptions o{2, 8, 2, static_cast<uint8_t>(pad_syscall ? segments_height : 3)};
-    return ref::verify::verify(ref::prove::prove_unchecked(r.image, trace, o), e, &cache);
+    return ref::verify::verify(ref::prove::prove_unchecked(r.image, trace, o), e, kAnyBits, &cache);
   };
   std::vector<uint8_t> longer_output = r.result.output;
   longer_output.push_back('x');
@@ -358,18 +434,18 @@ TEST(Stark, EachTamperingFiresItsOwnCheck) {
   const std::string n_rows = std::to_string(proof.fri_openings[1].rows.size());
 
   const std::vector<std::pair<std::string, std::function<ref::verify::VerifyResult()>>> cases = {
-      {"malformed/malformed", [&] { return ref::verify::verify_bytes(std::span(bytes.data(), 100), e, &cache); }},
+      {"malformed/malformed", [&] { return ref::verify::verify_bytes(std::span(bytes.data(), 100), e, kAnyBits, &cache); }},
       {"options/options_invalid", [&] { return tampered([](auto& p) { p.options.num_queries = 0; }); }},
-      {"statement/program_digest", [&] { return ref::verify::verify(proof, {&other_code, 0, &r.result.output}, &cache); }},
+      {"statement/program_digest", [&] { return ref::verify::verify(proof, {&other_code, 0, &r.result.output}, kAnyBits, &cache); }},
       {"statement/exit_code | expected 1 | found 0",
-       [&] { return ref::verify::verify(proof, {&r.image, 1, &r.result.output}, &cache); }},
-      {"statement/output", [&] { return ref::verify::verify(proof, {&r.image, 0, &longer_output}, &cache); }},
+       [&] { return ref::verify::verify(proof, {&r.image, 1, &r.result.output}, kAnyBits, &cache); }},
+      {"statement/output", [&] { return ref::verify::verify(proof, {&r.image, 0, &longer_output}, kAnyBits, &cache); }},
       {"shape/height_count", [&] { return tampered([](auto& p) { p.statement.log_heights.pop_back(); }); }},
       {"shape/output_too_long table output | expected at most 2^24 bytes | found 16777217",
        [&] {  // no expected output: the claimed one is verified
          auto p = proof;
          p.statement.output.resize((size_t{1} << 24) + 1);
-         return ref::verify::verify(p, {&r.image, 0, nullptr}, &cache);
+         return ref::verify::verify(p, {&r.image, 0, nullptr}, kAnyBits, &cache);
        }},
       {"shape/height_derived table and8", [&] { return tampered([&](auto& p) { p.statement.log_heights[and8] -= 1; }); }},
       {"shape/too_tall table cpu", [&] { return tampered([&](auto& p) { p.statement.log_heights[cpu] = 25; }); }},
@@ -384,6 +460,8 @@ TEST(Stark, EachTamperingFiresItsOwnCheck) {
       {"shape/non_canonical_ood table " + layout.tables.back().name,
        [&] { return tampered([&](auto& p) { p.ood.back()[1] = P; }); }},
       {"shape/non_canonical_final", [&] { return tampered([&](auto& p) { p.final_poly[1][2] = P; }); }},
+      {"security/security_policy",  // an honest proof, but weaker than the caller accepts
+       [&] { return ref::verify::verify(proof, e, spec::SecurityPolicy{}, &cache); }},
       {"logup/unbalanced", [&] { return tampered([&](auto& p) { bump(p.terminal_sums[2][1]); }); }},
       {"constraints/constraints_at_zeta table " + layout.tables[0].name,
        [&] { return tampered([&](auto& p) { bump(p.ood[5][0]); }); }},
@@ -479,7 +557,7 @@ TEST(Stark, DishonestTracesAreRejected) {
     c.mutate(trace);
     ASSERT_FALSE(ref::air::check_trace(trace).ok()) << c.what << ": the mutation must break the trace";
     const auto proof = ref::prove::prove_unchecked(r.image, trace, test_options());
-    const auto v = ref::verify::verify(proof, {&r.image, c.exit_code, &r.result.output});
+    const auto v = ref::verify::verify(proof, {&r.image, c.exit_code, &r.result.output}, kAnyBits);
     EXPECT_FALSE(v.ok()) << c.what << " was accepted";
   }
 }
@@ -542,8 +620,8 @@ TEST(Stark, CompletenessOnExampleGuests) {
     ASSERT_EQ(static_cast<uint32_t>(r.result.exit_code), exit_code) << name;
     const auto options = all ? spec::stark_preset("provable") : test_options();
     const auto proof = ref::prove::prove_unchecked(r.image, r.trace, options);
-    EXPECT_EQ(verdict(ref::verify::verify(proof, {&r.image, exit_code, &r.result.output})), "accepted") << name;
-    EXPECT_NE(verdict(ref::verify::verify(proof, {&r.image, exit_code + 1, &r.result.output})), "accepted") << name;
+    EXPECT_EQ(verdict(ref::verify::verify(proof, {&r.image, exit_code, &r.result.output}, kAnyBits)), "accepted") << name;
+    EXPECT_NE(verdict(ref::verify::verify(proof, {&r.image, exit_code + 1, &r.result.output}, kAnyBits)), "accepted") << name;
     std::printf("proved %s: %llu cycles, %zu proof bytes\n", name.c_str(), static_cast<unsigned long long>(r.result.cycles),
                 spec::encode_stark_proof(proof).size());
     ++proved;
@@ -613,8 +691,8 @@ TEST(Stark, GoldenProofIsReproducedAndVerifies) {
   EXPECT_EQ(bytes, golden) << "the prover no longer reproduces the golden proof (" << bytes.size() << " vs "
                            << golden.size() << " bytes): a protocol change must bump kStarkProofVersion";
   const std::vector<uint8_t> none;
-  EXPECT_EQ(verdict(ref::verify::verify_bytes(golden, {&image, 0, &none})), "accepted");
-  EXPECT_NE(verdict(ref::verify::verify_bytes(golden, {&image, 1, &none})), "accepted");
+  EXPECT_EQ(verdict(ref::verify::verify_bytes(golden, {&image, 0, &none}, kAnyBits)), "accepted");
+  EXPECT_NE(verdict(ref::verify::verify_bytes(golden, {&image, 1, &none}, kAnyBits)), "accepted");
 }
 
 }  // namespace

@@ -152,7 +152,11 @@ TEST_F(Cli, IntegerOptionsAreParsedStrictly) {
   EXPECT_EQ(zkrv("profile " + elf + " --sample-rate 0 --format firefox").code, cli::kUsage);
   EXPECT_EQ(zkrv("check " + elf + " --random-seed 18446744073709551616").code, cli::kUsage);
   EXPECT_EQ(zkrv("verify x.proof --program " + elf + " --exit-code 4294967296").code, cli::kUsage);
-  EXPECT_EQ(zkrv("verify x.proof --program " + elf + " --min-bits -3").code, cli::kUsage);
+  EXPECT_EQ(zkrv("verify x.proof --program " + elf + " --min-provable-bits -3").code, cli::kUsage);
+  EXPECT_EQ(zkrv("verify x.proof --program " + elf + " --min-provable-bits 129").code, cli::kUsage);
+  EXPECT_EQ(zkrv("verify x.proof --program " + elf + " --security none").code, cli::kUsage);
+  EXPECT_EQ(zkrv("verify x.proof --program " + elf + " --security conjectured --min-provable-bits 90").code,
+            cli::kUsage);
   EXPECT_EQ(zkrv("profile " + elf + " --output " + (dir_ / "prof.txt").string()).code, 0);
   EXPECT_TRUE(fs::exists(dir_ / "prof.txt"));
   EXPECT_EQ(zkrv("profile " + elf + " --out " + (dir_ / "prof2.txt").string()).code, 0);
@@ -323,10 +327,28 @@ TEST_F(Cli, ProveAndVerifyAcceptOnlyTheGivenStatement) {
   auto v = zkrv("verify " + proof + " --program " + elf);  // the exit code defaults to 0
   EXPECT_EQ(v.code, 1);
   EXPECT_NE(v.out.find("rejected: statement: the proof claims exit code 42, expected 0"), std::string::npos) << v.out;
-  auto ok = zkrv("verify " + proof + " --program " + elf + " --exit-code 42 --output " + file("hi", {'h', 'i'}));
+  // the proof was made with the conjectured preset: the default policy (100 provable bits)
+  // rejects it at the security stage, naming the figure and the floor
+  const std::string hi = file("hi", {'h', 'i'});
+  auto strict = zkrv("verify " + proof + " --program " + elf + " --exit-code 42 --output " + hi);
+  EXPECT_EQ(strict.code, 1);
+  EXPECT_NE(strict.out.find("rejected: security: the proof's options give "), std::string::npos) << strict.out;
+  EXPECT_NE(strict.out.find(" provable bits, fewer than the policy's 100"), std::string::npos) << strict.out;
+  auto ok = zkrv("verify " + proof + " --program " + elf + " --exit-code 42 --output " + hi + " --security conjectured");
   EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
   EXPECT_EQ(ok.out.rfind("verified: program ", 0), 0u) << ok.out;
   EXPECT_NE(ok.out.find("exit code 42, output 2 bytes"), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("policy conjectured bits >= 100 held"), std::string::npos) << ok.out;
+  // an explicit lower floor accepts it too, and says so
+  auto low = zkrv("verify " + proof + " --program " + elf + " --exit-code 42 --min-provable-bits 50");
+  EXPECT_EQ(low.code, 0) << low.out << low.err;
+  EXPECT_NE(low.out.find("policy provable bits >= 50 held"), std::string::npos) << low.out;
+  auto json = zkrv("verify " + proof + " --program " + elf + " --exit-code 42 --json");
+  EXPECT_EQ(json.code, 1);
+  EXPECT_EQ(json.out.rfind("{\"verified\":false,\"stage\":\"security\",\"check\":\"security_policy\"", 0), 0u)
+      << json.out;
+  EXPECT_NE(json.out.find("\"log_ali\":"), std::string::npos) << json.out;
+  EXPECT_EQ(lines(json.out), 1) << json.out;
   auto other = zkrv("verify " + proof + " --program " + elf + " --exit-code 42 --output " + file("hx", {'h', 'x'}));
   EXPECT_EQ(other.code, 1);
   EXPECT_NE(other.out.find("rejected: statement"), std::string::npos) << other.out;
@@ -334,7 +356,7 @@ TEST_F(Cli, ProveAndVerifyAcceptOnlyTheGivenStatement) {
   auto elf2 = file("q.elf", testing::simple_elf({addi(10, 0, 42), addi(17, 0, 93), ecall()}));
   EXPECT_EQ(zkrv("verify " + proof + " --program " + elf2 + " --exit-code 42").code, 1);
   // the security floor
-  auto weak = zkrv("verify " + proof + " --program " + elf + " --exit-code 42 --min-bits 200");
+  auto weak = zkrv("verify " + proof + " --program " + elf + " --exit-code 42 --min-provable-bits 100");
   EXPECT_EQ(weak.code, 1);
   EXPECT_NE(weak.out.find("rejected: security"), std::string::npos) << weak.out;
   // malformed, truncated and missing proofs

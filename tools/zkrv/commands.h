@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "optimized/air/check.h"
 #include "reference/air/trace.h"
 #include "spec/isa.h"
+#include "spec/stark.h"
 
 namespace zkrv::cli {
 
@@ -30,6 +32,9 @@ void progress(const std::string& line);
 std::optional<uint64_t> parse_uint(std::string_view s);
 CLI::Validator uint_range(uint64_t lo, uint64_t hi);
 CLI::Validator real_range(double lo, double hi);
+// Lower-case hex of the bytes; a string's body escaped for JSON (quotes, backslashes, control bytes).
+std::string hex_bytes(std::span<const uint8_t> v);
+std::string json_escape(const std::string& in);
 inline constexpr uint64_t kMaxU64 = UINT64_MAX;
 
 // A guest ELF (validated) and its input, or a one-line error and the exit code to return.
@@ -95,9 +100,21 @@ int cmd_prove(const ProveArgs& a);
 struct VerifyArgs {
   std::string proof, program, output;
   uint32_t exit_code = 0;
-  double min_bits = 100;
+  std::string security = "provable";  // the policy preset (protocol:stark:policy)
+  double min_provable_bits = -1;      // set: accept proofs with at least this many provable bits instead
+  bool json = false;
 };
 CLI::App* add_verify(CLI::App& app, VerifyArgs& a);
 int cmd_verify(const VerifyArgs& a);
+
+struct SecurityArgs {
+  std::string security = "provable";
+  unsigned log_max = spec::kMaxLogHeight;
+  bool json = false;
+};
+CLI::App* add_security(CLI::App& app, SecurityArgs& a);
+int cmd_security(const SecurityArgs& a);
+// The options, the shape and every term of both figures as JSON members (no braces around them).
+std::string security_json(const spec::StarkOptions& o, const spec::SecurityShape& sh, const spec::StarkSecurity& s);
 
 }  // namespace zkrv::cli

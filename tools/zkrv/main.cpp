@@ -1,6 +1,7 @@
 // zkrv — command-line front end: `zkrv run` executes a guest ELF (run.cpp), `zkrv profile`
 // attributes its cycles (profile.cpp), `zkrv check` checks its trace against the constraint spec
-// (check.cpp), `zkrv prove` and `zkrv verify` (prove.cpp, verify.cpp) make and check a proof.
+// (check.cpp), `zkrv prove` and `zkrv verify` (prove.cpp, verify.cpp) make and check a proof,
+// `zkrv security` prints a preset's security figures (security.cpp).
 // main wires the subcommands to the app, runs the one chosen and turns what escapes into an exit
 // code.
 
@@ -29,6 +30,8 @@ int main(int argc, char** argv) {
   auto* prv = zkrv::cli::add_prove(app, pra);
   zkrv::cli::VerifyArgs va;
   auto* ver = zkrv::cli::add_verify(app, va);
+  zkrv::cli::SecurityArgs sa;
+  auto* sec = zkrv::cli::add_security(app, sa);
 
   try {
     app.parse(argc, argv);
@@ -48,6 +51,7 @@ int main(int argc, char** argv) {
     if (*chk) return zkrv::cli::cmd_check(ca);
     if (*prv) return zkrv::cli::cmd_prove(pra);
     if (*ver) return zkrv::cli::cmd_verify(va);
+    if (*sec) return zkrv::cli::cmd_security(sa);
   } catch (const std::bad_alloc&) {
     return fail(zkrv::cli::kOutOfMemory, "out of memory");
   } catch (const std::exception& e) {

@@ -1,4 +1,5 @@
-// Strict parsing of the numeric options every subcommand shares.
+// Strict parsing of the numeric options every subcommand shares, and the small text helpers
+// (hex, JSON strings) their outputs share.
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -45,6 +46,27 @@ CLI::Validator real_range(double lo, double hi) {
         return {};
       },
       range);
+}
+
+std::string hex_bytes(std::span<const uint8_t> v) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  s.reserve(v.size() * 2);
+  for (uint8_t b : v) s += digits[b >> 4], s += digits[b & 15];
+  return s;
+}
+
+std::string json_escape(const std::string& in) {
+  std::string s;
+  for (char c : in) {
+    if (c == '"' || c == '\\') s += '\\', s += c;
+    else if (static_cast<unsigned char>(c) < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", c);
+      s += b;
+    } else s += c;
+  }
+  return s;
 }
 
 }  // namespace zkrv::cli

@@ -266,16 +266,7 @@ int cmd_prove_body(const ProveArgs& a) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   const auto& layout = ref::stark::air_layout();
-  unsigned log_max = 0, log_min = 64;
-  for (uint8_t h : proof.statement.log_heights) log_max = std::max<unsigned>(log_max, h), log_min = std::min<unsigned>(log_min, h);
-  double interactions = 0;
-  size_t opened = 0;
-  for (size_t t = 0; t < layout.tables.size(); ++t) {
-    interactions += static_cast<double>(layout.tables[t].interactions.size()) * std::ldexp(1.0, proof.statement.log_heights[t]);
-    opened += layout.tables[t].columns + layout.tables[t].aux_width() + layout.tables[t].quotient_width();
-  }
-  const auto sec = spec::stark_security(options, log_max, log_min, layout.constraint_count(), std::log2(interactions),
-                                        layout.max_arity, opened);
+  const auto sec = spec::stark_security(options, layout.security_shape(proof.statement.log_heights));
   std::ostringstream heights, heights_json;
   for (size_t t = 0; t < layout.tables.size(); ++t) {
     heights << (t ? " " : "") << layout.tables[t].name << "=2^" << unsigned{proof.statement.log_heights[t]};

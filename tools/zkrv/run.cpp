@@ -18,24 +18,6 @@ namespace zkrv::cli {
 
 namespace {
 
-std::string hex_bytes(const std::vector<uint8_t>& v) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  s.reserve(v.size() * 2);
-  for (uint8_t b : v) { s += digits[b >> 4]; s += digits[b & 15]; }
-  return s;
-}
-
-std::string json_escape(const std::string& in) {
-  std::string s;
-  for (char c : in) {
-    if (c == '"' || c == '\\') { s += '\\'; s += c; }
-    else if (static_cast<unsigned char>(c) < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", c); s += b; }
-    else s += c;
-  }
-  return s;
-}
-
 void print_stats(std::ostream& os, const zkrv::spec::ExecResult& r, double seconds) {
   using namespace zkrv::spec;
   os << "cycles:              " << r.cycles << "\n";

@@ -1,5 +1,5 @@
 // zkrv verify: check a proof against the statement the user gives (the ELF, the expected exit
-// code, optionally the expected public output).
+// code, optionally the expected public output) under the caller's security policy.
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -22,17 +22,49 @@ CLI::App* add_verify(CLI::App& app, VerifyArgs& a) {
                                             "rejected)")->capture_default_str()->check(uint_range(0, UINT32_MAX));
   v->add_option("--output", a.output, "file with the expected public output, compared byte for byte (without it, "
                                       "the output the proof claims is verified and its length printed)");
-  v->add_option("--min-bits", a.min_bits, "reject proofs whose options give fewer conjectured security bits")
-      ->capture_default_str()->check(real_range(0, 1000));
-  v->footer("Prints \"verified: ...\" (program digest, exit code, output length, provable and conjectured bits) or\n"
-            "\"rejected: <stage>: <reason>\". Exit code: 0 verified, 1 rejected (the proof does not prove this\n"
-            "statement), 65 malformed proof file or ELF, 66 file missing or unreadable, 64 usage, 71 out of memory\n"
-            "(the table: zkrv --help).");
+  auto* sec = v->add_option("--security", a.security,
+                            "the security this verifier accepts: provable (at least 100 provable bits) or "
+                            "conjectured (at least 100 bits under the ethSTARK conjecture; accepts weaker proofs)")
+                  ->capture_default_str()->check(CLI::IsMember({"provable", "conjectured"}));
+  v->add_option("--min-provable-bits", a.min_provable_bits,
+                "accept proofs with at least B provable bits instead (below 100 only when asked for here)")
+      ->check(real_range(0, spec::kHashCollisionBits))->excludes(sec);
+  v->add_flag("--json", a.json, "print one JSON object: the verdict, the statement, the policy, and every term of "
+                                "both security figures with the shape they were computed for");
+  v->footer("Prints \"verified: ...\" (program digest, exit code, output length, provable and conjectured bits,\n"
+            "the policy that held) or \"rejected: <stage>: <reason>\"; a proof whose options give less than the\n"
+            "policy is rejected at the security stage. Exit code: 0 verified, 1 rejected (the proof does not\n"
+            "prove this statement), 65 malformed proof file or ELF, 66 file missing or unreadable, 64 usage,\n"
+            "71 out of memory (the table: zkrv --help).");
   return v;
 }
 
+namespace {
+
+// The verdict as one JSON object (--json), with the security members when they were computed.
+void print_json(const spec::StarkProof& p, const ref::verify::VerifyResult& r, const spec::SecurityPolicy& policy,
+                double secs) {
+  const spec::Statement& st = p.statement;
+  std::printf("{\"verified\":%s", r.ok() ? "true" : "false");
+  if (!r.ok())
+    std::printf(",\"stage\":\"%s\",\"check\":\"%s\",\"what\":\"%s\"", ref::verify::stage_name(r.rejection->stage),
+                ref::verify::check_name(r.rejection->check), json_escape(r.rejection->what).c_str());
+  std::printf(",\"program\":\"%s\",\"exit_code\":%u,\"output_bytes\":%zu", hex_bytes(st.program_digest).c_str(),
+              st.exit_code, st.output.size());
+  std::printf(",\"policy\":{\"measure\":\"%s\",\"min_bits\":%.17g}", spec::measure_name(policy.measure),
+              policy.min_bits);
+  if (r.ok() || r.rejection->stage == ref::verify::Rejection::Stage::kSecurity)
+    std::printf(",%s", security_json(p.options, r.shape, r.security).c_str());
+  std::printf(",\"seconds\":%.3f}\n", secs);
+}
+
+}  // namespace
+
 int cmd_verify(const VerifyArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
+  const spec::SecurityPolicy policy =
+      a.min_provable_bits >= 0 ? spec::SecurityPolicy::at_least(spec::SecurityPolicy::Measure::kProvable, a.min_provable_bits)
+                               : spec::SecurityPolicy::preset(a.security);
   Guest g;
   if (int err = load_guest(a.program, "", 0, g); err != 0) return err;
   auto proof = tools::read_file(a.proof, uint64_t{1} << 30, "proof");
@@ -48,28 +80,22 @@ int cmd_verify(const VerifyArgs& a) {
     return fail(kBadInput, a.proof + ": malformed proof: " + parsed.error->what + " at byte " +
                                std::to_string(parsed.error->offset));
   const ref::verify::Expected e{&g.image, a.exit_code, a.output.empty() ? nullptr : &expected_output};
-  const auto r = ref::verify::verify(*parsed.proof, e);
+  const auto r = ref::verify::verify(*parsed.proof, e, policy);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (a.json) {
+    print_json(*parsed.proof, r, policy, secs);
+    return r.ok() ? 0 : kFailed;
+  }
   if (!r.ok()) {
     std::printf("rejected: %s: %s\n", ref::verify::stage_name(r.rejection->stage), r.rejection->what.c_str());
     return kFailed;
   }
-  if (r.security.conjectured_bits < a.min_bits) {
-    std::printf("rejected: security: the proof's options give %.1f conjectured bits, fewer than --min-bits %.0f\n",
-                r.security.conjectured_bits, a.min_bits);
-    return kFailed;
-  }
   const auto& st = parsed.proof->statement;
-  std::string digest;
-  for (uint8_t b : st.program_digest) {
-    char h[3];
-    std::snprintf(h, sizeof h, "%02x", b);
-    digest += h;
-  }
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("verified: program %s, exit code %u, output %zu bytes%s; %.1f provable bits, %.1f conjectured bits "
-              "(%.2f s)\n",
-              digest.c_str(), st.exit_code, st.output.size(), a.output.empty() ? " (claimed by the proof; no --output given)" : "",
-              r.security.provable_bits, r.security.conjectured_bits, secs);
+  std::printf("verified: program %s, exit code %u, output %zu bytes%s; %.1f provable bits, %.1f conjectured bits; "
+              "policy %s held (%.2f s)\n",
+              hex_bytes(st.program_digest).c_str(), st.exit_code, st.output.size(),
+              a.output.empty() ? " (claimed by the proof; no --output given)" : "", r.security.provable_bits,
+              r.security.conjectured_bits, policy.str().c_str(), secs);
   return 0;
 }
 
