@@ -17,7 +17,7 @@ double bits_of_sum(double a, double b) {
 
 // spec: protocol:fri:security
 FriSecurity fri_security(unsigned log_blowup, unsigned num_queries, unsigned pow_bits, unsigned log_degree, unsigned folds,
-                         double batch_degree) {
+                         double batch_degree, unsigned max_m) {
   const double field_bits = 3.0 * std::log2(static_cast<double>(GoldilocksTraits::kModulus));
   const double log_domain = log_degree + log_blowup;
   const double rho = std::ldexp(1.0, -static_cast<int>(log_blowup));
@@ -29,7 +29,7 @@ FriSecurity fri_security(unsigned log_blowup, unsigned num_queries, unsigned pow
   // combinations: the batching challenge's (powers up to batch_degree) and one per binary fold.
   s.commit_weight = std::max(batch_degree + folds, 1.0);
   s.provable_bits = 0;
-  for (unsigned m = 3; m <= 512; ++m) {
+  for (unsigned m = 3; m <= std::min(max_m, 512u); ++m) {
     const double log_commit = 7 * std::log2(m + 0.5) - std::log2(3.0) - 1.5 * std::log2(rho) + 2 * log_domain -
                               field_bits + std::log2(s.commit_weight);
     const double log_query = num_queries * std::log2(std::sqrt(rho) * (1 + 0.5 / m)) - pow_bits;

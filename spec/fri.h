@@ -32,16 +32,17 @@ struct ParseError {
 
 // protocol:fri:security — soundness of binary FRI over F_{p^3}: `folds` folds of a codeword of
 // degree < 2^log_degree at rate 2^-log_blowup, `num_queries` queries after `pow_bits` of grinding,
-// the first codeword a random combination of degree `batch_degree` in the batching challenge.
+// the first codeword a random combination of degree `batch_degree` in the batching challenge, the
+// Johnson proximity parameter m chosen in 3..max_m (no m: 0 provable bits).
 struct FriSecurity {
   double conjectured_bits;  // ethSTARK conjecture: queries * log_blowup + pow_bits, capped by the field
   double provable_bits;     // Johnson-bound list decoding (Ben-Sasson et al. 2020, Thm 8.3) + pow_bits
-  unsigned johnson_m;       // the proximity parameter m that maximises provable_bits
+  unsigned johnson_m;       // the proximity parameter m that maximises provable_bits (0: none allowed)
   double commit_weight;     // batch_degree + folds: the degrees of the commit phase's combinations
   double log_commit;        // log2 of the commit-phase error at johnson_m
   double log_query;         // log2 of the query-phase error at johnson_m, grinding included
 };
 FriSecurity fri_security(unsigned log_blowup, unsigned num_queries, unsigned pow_bits, unsigned log_degree, unsigned folds,
-                         double batch_degree);
+                         double batch_degree, unsigned max_m);
 
 }  // namespace zkrv::spec

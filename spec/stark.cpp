@@ -165,8 +165,13 @@ StarkSecurity stark_security(const StarkOptions& o, const SecurityShape& sh) {
   const unsigned log_final = std::min({o.log_final_size, sh.log_min_height, log_max - 1});
   const double batch_degree = static_cast<double>(std::max<size_t>(sh.opened_values, 1) - 1) +
                               static_cast<double>(std::max(sh.heights, 1u) - 1);
+  // The Johnson regime's rate condition for the shortest table (2 opened points on h·b):
+  // ρ + 2/(h·b) ≤ ρ (1 + 1/2m)², i.e. m ≤ 1 / (2 (sqrt(1 + 2/h) − 1)); taller tables allow more.
+  const double h_min = std::ldexp(1.0, static_cast<int>(sh.log_min_height));
+  const double m_bound = 1 / (2 * (std::sqrt(1 + 2 / h_min) - 1));
+  const unsigned max_m = m_bound >= 512 ? 512u : static_cast<unsigned>(std::floor(m_bound + 1e-9));
   StarkSecurity s{};
-  s.fri = fri_security(o.log_blowup, o.num_queries, o.pow_bits, log_max, log_max - log_final, batch_degree);
+  s.fri = fri_security(o.log_blowup, o.num_queries, o.pow_bits, log_max, log_max - log_final, batch_degree, max_m);
   const double field_bits = 3.0 * std::log2(static_cast<double>(GoldilocksTraits::kModulus));
   const double log_domain = log_max + o.log_blowup;
   // The algebraic steps, each a Schwartz-Zippel bound over F_{p^3}:
@@ -179,17 +184,23 @@ StarkSecurity stark_security(const StarkOptions& o, const SecurityShape& sh) {
   s.log_ali = std::log2(static_cast<double>(std::max<size_t>(sh.constraints, 1))) - field_bits;
   s.log_logup = 2 * sh.log_interactions + std::log2(static_cast<double>(sh.max_arity + 1)) - field_bits;
   s.log_deep = std::log2(static_cast<double>(sh.opened_columns + 4)) + log_domain + 2 - field_bits;
-  s.log_list = std::log2(s.fri.johnson_m + 0.5) + 0.5 * o.log_blowup;
   auto bits_of = [](std::initializer_list<double> logs) {
     double sum = 0;
     for (double l : logs) sum += std::exp2(l);
     return -std::log2(sum);
   };
+  s.conjectured_bits =
+      std::min(kHashCollisionBits, bits_of({-s.fri.conjectured_bits, s.log_ali, s.log_logup, s.log_deep}));
+  if (s.fri.johnson_m == 0) {  // no m meets the rate condition: the Johnson regime establishes nothing
+    s.provable_bits = 0;
+    s.johnson_log_height = 64;
+    s.johnson_holds = false;
+    return s;
+  }
+  s.log_list = std::log2(s.fri.johnson_m + 0.5) + 0.5 * o.log_blowup;
   // No figure exceeds the Merkle hash's collision resistance.
   s.provable_bits = std::min(kHashCollisionBits, bits_of({-s.fri.provable_bits, s.log_ali + s.log_list,
                                                           s.log_logup + s.log_list, s.log_deep + s.log_list}));
-  s.conjectured_bits =
-      std::min(kHashCollisionBits, bits_of({-s.fri.conjectured_bits, s.log_ali, s.log_logup, s.log_deep}));
   const double slack = std::pow(1 + 0.5 / s.fri.johnson_m, 2) - 1;
   s.johnson_log_height = static_cast<unsigned>(std::ceil(std::log2(2 / slack) - 1e-12));
   s.johnson_holds = sh.log_min_height >= s.johnson_log_height;

@@ -27,8 +27,11 @@ struct StarkOptions {
 StarkOptions stark_preset(const std::string& name);  // throws std::invalid_argument for another name
 std::optional<std::string> check_options(const StarkOptions& o);  // why the options are invalid
 
-inline constexpr unsigned kMaxLogHeight = 24;  // protocol:stark:heights — prover-chosen heights
-inline constexpr uint32_t kStarkProofVersion = 2;
+// protocol:stark:heights — every table's height lies in 2^kMinLogHeight .. 2^kMaxLogHeight. The
+// least keeps the Johnson regime's rate condition (protocol:stark:security) for every table.
+inline constexpr unsigned kMinLogHeight = 5;
+inline constexpr unsigned kMaxLogHeight = 24;
+inline constexpr uint32_t kStarkProofVersion = 3;
 
 // protocol:stark:statement
 struct Statement {

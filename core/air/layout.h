@@ -136,8 +136,8 @@ struct AirLayout {
   // protocol:stark:security — the shape a proof with these table heights (spec order) has.
   spec::SecurityShape security_shape(const std::vector<uint8_t>& log_heights) const;
   // The largest shape a proof whose tallest height is 2^log_max can have: every table at that
-  // height (the most interactions) and every height from 2^0 up occurring (the most folds and
-  // injections). The presets' figures are stated for it.
+  // height (the most interactions) and every height from 2^kMinLogHeight up occurring (the most
+  // folds and injections). The presets' figures are stated for it.
   spec::SecurityShape largest_security_shape(unsigned log_max) const;
 };
 // Built once from the embedded spec.

@@ -39,6 +39,7 @@ CheckInfo info(Check c) {
     case Check::kOutputTooLong: return {"output_too_long", Stage::kShape};
     case Check::kHeightDerived: return {"height_derived", Stage::kShape};
     case Check::kTooTall: return {"too_tall", Stage::kShape};
+    case Check::kTooShort: return {"too_short", Stage::kShape};
     case Check::kBlowupTooSmall: return {"blowup_too_small", Stage::kOptions};
     case Check::kUnboundedSend: return {"unbounded_send", Stage::kShape};
     case Check::kInteractionBound: return {"interaction_bound", Stage::kShape};
@@ -300,6 +301,9 @@ Result check_shapes(Context& c) {
     if (lh > spec::kMaxLogHeight)
       return reject(Check::kTooTall, "table " + name + " is taller than 2^24 rows", {.table = name},
                     "at most " + pow2(spec::kMaxLogHeight), pow2(lh));
+    if (lh < spec::kMinLogHeight)
+      return reject(Check::kTooShort, "table " + name + " is shorter than 2^5 rows", {.table = name},
+                    "at least " + pow2(spec::kMinLogHeight), pow2(lh));
     if (layout.tables[t].chunks > (size_t{1} << c.lb))
       return reject(Check::kBlowupTooSmall, "the blowup is too small for table " + name, {.table = name},
                     "at least " + std::to_string(layout.tables[t].chunks), std::to_string(size_t{1} << c.lb));

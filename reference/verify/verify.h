@@ -27,7 +27,7 @@ struct Rejection {
     kOptionsInvalid,  // options: check_options names the range violated
     kProgramDigest, kExitCode, kOutput,  // statement
     // shape (kBlowupTooSmall: options)
-    kHeightCount, kOutputTooLong, kHeightDerived, kTooTall, kBlowupTooSmall, kUnboundedSend, kInteractionBound,
+    kHeightCount, kOutputTooLong, kHeightDerived, kTooTall, kTooShort, kBlowupTooSmall, kUnboundedSend, kInteractionBound,
     kNothingToFold, kTerminalSumCount, kOodCount, kFriRootCount, kFriOpeningCount, kFinalLength, kQueryCount,
     kNonCanonicalTerminalSum, kNonCanonicalOod, kNonCanonicalFinal,
     kSecurityPolicy,  // security: the options give less than the caller's policy accepts

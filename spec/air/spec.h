@@ -6,6 +6,7 @@
 // element ranges against the declarations, senders without receivers, duplicate IDs. Every
 // error names file:line.
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "spec/air/expr.h"
+#include "spec/stark.h"
 
 namespace zkrv::spec::air {
 
@@ -20,10 +22,11 @@ struct Location {
   std::string file;
   size_t line = 0;
 };
-// A table's padded height: the least power of two that is at least both `rows` and `min_rows`
-// (a power of two itself), as every table document pads.
+// A table's padded height: the least power of two that is at least `rows`, `min_rows` (a power of
+// two itself, as every table document pads) and the protocol's least height
+// (protocol:stark:heights, 2^kMinLogHeight).
 inline size_t padded_height(size_t rows, size_t min_rows) {
-  size_t h = min_rows;
+  size_t h = std::max(min_rows, size_t{1} << kMinLogHeight);
   while (h < rows) h *= 2;
   return h;
 }

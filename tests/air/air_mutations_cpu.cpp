@@ -334,8 +334,11 @@ void cpu_pc_update_and_halting(std::vector<Mutation>& m) {
                  return true;
                }, Mutation::Base::kJumps});
   // a run that stops at a jump to itself (jal x0, 0 after addi a7, x0, 93): it never exits
+  // Unpadded, the loop runs until the last row of the least height (protocol:stark:heights).
   auto self_loop = [](AirTrace& t, bool padded) {
-    t = synthetic({0x05d00893, 0x0000006f}, {{0x10000, 0x10004}, {0x10004, 0x10004}}, {{0, 17, 93}});
+    std::vector<Step> steps = {{0x10000, 0x10004}, {0x10004, 0x10004}};
+    if (!padded) steps.resize(size_t{1} << spec::kMinLogHeight, Step{0x10004, 0x10004});
+    t = synthetic({0x05d00893, 0x0000006f}, steps, {{0, 17, 93}});
     if (padded) first_padding(t);
     rebalance(t);
   };

@@ -25,7 +25,7 @@ void rebuild_output(AirTrace& t) {
   auto& ot = t.table("output");
   ot.rows.clear();
   for (const auto& [pos, v] : out) ot.rows.push_back({1, ot.rows.size(), v});
-  ot.rows.resize(std::max<size_t>(2, std::bit_ceil(ot.rows.size())), {0, 0, 0});
+  ot.rows.resize(spec::air::padded_height(ot.rows.size(), 2), {0, 0, 0});
 }
 
 // The io rows rebuilt from the syscall rows, as a prover would: one group per syscall that moves
@@ -62,7 +62,7 @@ void rebuild_io(AirTrace& t) {
         rows.push_back(std::move(row));
       }
     }
-    rows.resize(std::max<size_t>(2, std::bit_ceil(rows.size())), std::vector<uint64_t>(io.columns.size(), 0));
+    rows.resize(spec::air::padded_height(rows.size(), 2), std::vector<uint64_t>(io.columns.size(), 0));
     io.rows = std::move(rows);
   }
   replay_memory(t, g_keep_load_bytes);
@@ -248,7 +248,7 @@ void rebalance(AirTrace& t, bool keep_claimed, bool recompute_adders, bool recom
               true);
     }
   }
-  sys.rows.resize(std::max<size_t>(2, std::bit_ceil(sys.rows.size())), std::vector<uint64_t>(sys.columns.size(), 0));
+  sys.rows.resize(spec::air::padded_height(sys.rows.size(), 2), std::vector<uint64_t>(sys.columns.size(), 0));
   fill_syscall_witness(sys);
   t.table("syscall") = std::move(sys);
   auto& regs = t.table("regs");

@@ -126,22 +126,27 @@ TEST(Fri, TooHighDegreeIsRejected) {
 }
 
 TEST(Fri, SecurityCalculator) {
-  const auto s = spec::fri_security(3, 40, 16, 20, 15, 0);
+  const auto s = spec::fri_security(3, 40, 16, 20, 15, 0, 512);
   EXPECT_DOUBLE_EQ(s.conjectured_bits, 40 * 3 + 16);
   EXPECT_GT(s.provable_bits, 60);
   EXPECT_LT(s.provable_bits, s.conjectured_bits);
   // more queries never lowers security; more folds or a larger batch never raises it
-  EXPECT_GE(spec::fri_security(3, 80, 16, 20, 15, 0).provable_bits, s.provable_bits);
-  EXPECT_LE(spec::fri_security(3, 40, 16, 20, 19, 0).provable_bits, s.provable_bits);
-  EXPECT_LE(spec::fri_security(3, 40, 16, 20, 15, 1000).provable_bits, s.provable_bits);
+  EXPECT_GE(spec::fri_security(3, 80, 16, 20, 15, 0, 512).provable_bits, s.provable_bits);
+  EXPECT_LE(spec::fri_security(3, 40, 16, 20, 19, 0, 512).provable_bits, s.provable_bits);
+  EXPECT_LE(spec::fri_security(3, 40, 16, 20, 15, 1000, 512).provable_bits, s.provable_bits);
   // the batch's degree weighs the commit phase like the folds (BCIKS20 Thm 8.3 with powers):
   // at the same m, batch 1000 and 15 folds cost log2(1015 / 15) bits on that term
-  const auto b = spec::fri_security(3, 40, 16, 20, 15, 1000);
+  const auto b = spec::fri_security(3, 40, 16, 20, 15, 1000, 512);
   EXPECT_DOUBLE_EQ(b.commit_weight, 1015);
   EXPECT_NEAR(b.log_commit - std::log2(1015.0 / 15),
               s.log_commit + 7 * (std::log2(b.johnson_m + 0.5) - std::log2(s.johnson_m + 0.5)), 1e-9);
+  // a smaller range for m never raises the figure, and an empty one establishes nothing
+  EXPECT_LE(spec::fri_security(3, 40, 16, 20, 15, 0, 8).provable_bits, s.provable_bits);
+  EXPECT_LE(spec::fri_security(3, 40, 16, 20, 15, 0, 8).johnson_m, 8u);
+  EXPECT_EQ(spec::fri_security(3, 40, 16, 20, 15, 0, 2).provable_bits, 0);
+  EXPECT_EQ(spec::fri_security(3, 40, 16, 20, 15, 0, 2).johnson_m, 0u);
   // the field caps the conjecture: 3·log2 p − log2 N
-  EXPECT_NEAR(spec::fri_security(3, 1000, 16, 20, 15, 0).conjectured_bits, 3 * 64 - 23, 1e-6);
+  EXPECT_NEAR(spec::fri_security(3, 1000, 16, 20, 15, 0, 512).conjectured_bits, 3 * 64 - 23, 1e-6);
   std::printf("blowup 8, 40 queries, 16 bits, 2^20, 15 folds: conjectured %.1f, provable %.1f (m = %u)\n",
               s.conjectured_bits, s.provable_bits, s.johnson_m);
 }

@@ -20,14 +20,14 @@ FIELD_BITS = 3 * math.log2(P)  # lambda_F: the bits of F_{p^3}
 HASH_BITS = 128                # Keccak-256's collision resistance caps every figure
 
 
-def fri_security(log_blowup, queries, pow_bits, log_degree, folds, batch_degree):
-    """protocol:fri:security (BCIKS20 Thm 8.3, Johnson regime, maximised over m >= 3)."""
+def fri_security(log_blowup, queries, pow_bits, log_degree, folds, batch_degree, max_m):
+    """protocol:fri:security (BCIKS20 Thm 8.3, Johnson regime, maximised over m in 3..max_m)."""
     log_domain = log_degree + log_blowup
     rho = 2.0 ** -log_blowup
     conjectured = min(queries * log_blowup + pow_bits, FIELD_BITS - log_domain)
     weight = max(batch_degree + folds, 1)
     best = (0.0, 0, 0.0, 0.0)
-    for m in range(3, 513):
+    for m in range(3, min(max_m, 512) + 1):
         log_commit = (7 * math.log2(m + 0.5) - math.log2(3) - 1.5 * math.log2(rho) + 2 * log_domain - FIELD_BITS
                       + math.log2(weight))
         log_query = queries * math.log2(math.sqrt(rho) * (1 + 0.5 / m)) - pow_bits
@@ -43,24 +43,29 @@ def stark_security(o, sh):
     log_max = sh["log_max_height"]
     log_final = min(o["log_final_size"], sh["log_min_height"], log_max - 1)
     batch = (max(sh["opened_values"], 1) - 1) + (max(sh["heights"], 1) - 1)
-    fri = fri_security(o["log_blowup"], o["num_queries"], o["pow_bits"], log_max, log_max - log_final, batch)
+    # the rate condition for the shortest table, 2 points opened: (1 + 1/2m)^2 >= 1 + 2/h
+    m_bound = 1 / (2 * (math.sqrt(1 + 2 / 2 ** sh["log_min_height"]) - 1))
+    max_m = 512 if m_bound >= 512 else math.floor(m_bound + 1e-9)
+    fri = fri_security(o["log_blowup"], o["num_queries"], o["pow_bits"], log_max, log_max - log_final, batch, max_m)
     log_ali = math.log2(max(sh["constraints"], 1)) - FIELD_BITS
     log_logup = 2 * sh["log_interactions"] + math.log2(sh["max_arity"] + 1) - FIELD_BITS
     log_deep = math.log2(sh["opened_columns"] + 4) + log_max + o["log_blowup"] + 2 - FIELD_BITS
-    log_list = math.log2(fri["johnson_m"] + 0.5) + 0.5 * o["log_blowup"]
 
     def bits(*logs):
         return -math.log2(sum(2 ** l for l in logs))
 
+    conjectured = min(HASH_BITS, bits(-fri["conjectured_bits"], log_ali, log_logup, log_deep))
+    out = {"conjectured_bits": conjectured, "hash_cap_bits": HASH_BITS, "log_ali": log_ali, "log_logup": log_logup,
+           "log_deep": log_deep, "fri": fri}
+    if fri["johnson_m"] == 0:  # no m meets the rate condition
+        return dict(out, provable_bits=0, johnson_log_height=64, johnson_holds=False)
+    log_list = math.log2(fri["johnson_m"] + 0.5) + 0.5 * o["log_blowup"]
     provable = min(HASH_BITS, bits(-fri["provable_bits"], log_ali + log_list, log_logup + log_list,
                                    log_deep + log_list))
-    conjectured = min(HASH_BITS, bits(-fri["conjectured_bits"], log_ali, log_logup, log_deep))
     slack = (1 + 0.5 / fri["johnson_m"]) ** 2 - 1
     johnson_log_height = math.ceil(math.log2(2 / slack) - 1e-12)
-    return {"provable_bits": provable, "conjectured_bits": conjectured, "hash_cap_bits": HASH_BITS,
-            "log_ali": log_ali, "log_logup": log_logup, "log_deep": log_deep, "log_list": log_list,
-            "johnson_log_height": johnson_log_height,
-            "johnson_holds": sh["log_min_height"] >= johnson_log_height, "fri": fri}
+    return dict(out, provable_bits=provable, log_list=log_list, johnson_log_height=johnson_log_height,
+                johnson_holds=sh["log_min_height"] >= johnson_log_height)
 
 
 failures = []
@@ -114,6 +119,8 @@ def main():
                   f"{s['conjectured_bits']:11.1f}")
             if preset == "provable" and s["provable_bits"] < 100:
                 failures.append(f"the provable preset gives {s['provable_bits']:.2f} provable bits at 2^{log_max}")
+            if not s["johnson_holds"]:
+                failures.append(f"{preset} at 2^{log_max}: the Johnson rate condition fails for the shortest table")
             if s["conjectured_bits"] > HASH_BITS or s["provable_bits"] > HASH_BITS:
                 failures.append(f"{preset} at 2^{log_max}: a figure exceeds the hash's {HASH_BITS} bits")
     for f in failures:

@@ -110,16 +110,32 @@ TEST(Stark, SecurityTermsAddUp) {
   EXPECT_NEAR(s.log_list, std::log2(s.fri.johnson_m + 0.5) + 1, 1e-12);  // (m + 1/2) / sqrt(1/4)
   // the DEEP batch: powers of γ up to opened_values − 1, plus one per injected height, plus the folds
   const auto sh = largest_shape(20);
-  EXPECT_DOUBLE_EQ(s.fri.commit_weight, double(sh.opened_values - 1) + (sh.heights - 1) + 20);
+  EXPECT_DOUBLE_EQ(s.fri.commit_weight, double(sh.opened_values - 1) + (sh.heights - 1) + (20 - 3));  // folds to 2^3
   // the hash caps both figures: many queries, much grinding
   const auto strong = spec::stark_security(spec::StarkOptions{3, 200, 30, 3}, largest_shape(16));
   EXPECT_DOUBLE_EQ(strong.conjectured_bits, spec::kHashCollisionBits);
   EXPECT_LE(strong.provable_bits, spec::kHashCollisionBits);
-  // the Johnson-regime rate condition: h >= 2 / ((1 + 1/2m)^2 − 1)
+  // the Johnson-regime rate condition, h >= 2 / ((1 + 1/2m)^2 − 1), holds for the shortest table
+  // the protocol allows (2^5 rows): m is chosen so that it does
   const double slack = std::pow(1 + 0.5 / s.fri.johnson_m, 2) - 1;
   EXPECT_GE(std::ldexp(1.0, s.johnson_log_height), 2 / slack);
   EXPECT_LT(std::ldexp(1.0, s.johnson_log_height - 1), 2 / slack);
-  EXPECT_FALSE(s.johnson_holds);  // the shape has a table of one row
+  EXPECT_TRUE(s.johnson_holds);
+  EXPECT_LE(s.johnson_log_height, spec::kMinLogHeight);
+  EXPECT_EQ(sh.log_min_height, spec::kMinLogHeight);
+  // at 2^16 the best m unconstrained would be 33, which needs tables of 2^7 rows; with 2^5-row
+  // tables m is at most 16, and every table meets the condition
+  const auto p16 = spec::stark_security(spec::stark_preset("provable"), largest_shape(16));
+  EXPECT_LE(p16.fri.johnson_m, 16u);
+  EXPECT_TRUE(p16.johnson_holds);
+  // tables of 4 rows leave no m >= 3: nothing is established in the Johnson regime
+  auto tiny = largest_shape(16);
+  tiny.log_min_height = 2;
+  const auto t = spec::stark_security(spec::stark_preset("provable"), tiny);
+  EXPECT_EQ(t.fri.johnson_m, 0u);
+  EXPECT_EQ(t.provable_bits, 0);
+  EXPECT_FALSE(t.johnson_holds);
+  EXPECT_GT(t.conjectured_bits, 100);  // the conjecture does not depend on it
 }
 
 TEST(Stark, PreprocessedColumnsAreTheTraceBuilders) {
@@ -449,6 +465,8 @@ TEST(Stark, EachTamperingFiresItsOwnCheck) {
        }},
       {"shape/height_derived table and8", [&] { return tampered([&](auto& p) { p.statement.log_heights[and8] -= 1; }); }},
       {"shape/too_tall table cpu", [&] { return tampered([&](auto& p) { p.statement.log_heights[cpu] = 25; }); }},
+      {"shape/too_short table cpu | expected at least 2^5 | found 2^4",
+       [&] { return tampered([&](auto& p) { p.statement.log_heights[cpu] = 4; }); }},
       {"shape/terminal_sum_count", [&] { return tampered([](auto& p) { p.terminal_sums.pop_back(); }); }},
       {"shape/ood_count", [&] { return tampered([](auto& p) { p.ood.pop_back(); }); }},
       {"shape/fri_root_count", [&] { return tampered([](auto& p) { p.fri_roots.pop_back(); }); }},
@@ -564,7 +582,7 @@ TEST(Stark, DishonestTracesAreRejected) {
 
 // The decoder names the offset where the offending field starts.
 TEST(Stark, DecoderErrorsNameTheField) {
-  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v2-exit0.proof");
+  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v3-exit0.proof");
   ASSERT_GT(golden.size(), 100u);
   auto b = golden;
   b[8] = 9;  // version
@@ -634,7 +652,7 @@ TEST(Stark, CompletenessOnExampleGuests) {
 // terminal sum, the opened values, each FRI layer root, the final polynomial, the nonce.
 TEST(Stark, EveryAbsorbedItemChangesEveryLaterChallenge) {
   const auto image = fuzz::stark_statement_image();
-  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v2-exit0.proof");
+  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v3-exit0.proof");
   const auto parsed = spec::decode_stark_proof(golden);
   ASSERT_TRUE(parsed.proof);
   const spec::StarkProof& proof = *parsed.proof;
@@ -680,7 +698,7 @@ TEST(Stark, EveryAbsorbedItemChangesEveryLaterChallenge) {
 
 // The golden proof (conformance/golden/README.md): reproduced byte for byte, and verified.
 TEST(Stark, GoldenProofIsReproducedAndVerifies) {
-  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v2-exit0.proof");
+  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v3-exit0.proof");
   ASSERT_FALSE(golden.empty());
   const auto image = fuzz::stark_statement_image();
   spec::ExecOptions opt;

@@ -242,7 +242,7 @@ void BM_FriProve(benchmark::State& state) {
   const auto in = fri_input();
   for (auto _ : state) benchmark::DoNotOptimize(fri_prove(in, static_cast<unsigned>(state.range(0))));
   const auto o = fri_options();
-  const auto sec = spec::fri_security(o.log_blowup, o.num_queries, o.pow_bits, kFriLogDegree, fri_shape().rounds, 0);
+  const auto sec = spec::fri_security(o.log_blowup, o.num_queries, o.pow_bits, kFriLogDegree, fri_shape().rounds, 0, 512);
   state.counters["conjectured_bits"] = sec.conjectured_bits;
   state.counters["provable_bits"] = sec.provable_bits;
 }
