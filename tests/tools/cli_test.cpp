@@ -348,6 +348,9 @@ TEST_F(Cli, ProveAndVerifyAcceptOnlyTheGivenStatement) {
   EXPECT_EQ(json.out.rfind("{\"verified\":false,\"stage\":\"security\",\"check\":\"security_policy\"", 0), 0u)
       << json.out;
   EXPECT_NE(json.out.find("\"log_ali\":"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"exit_code\":42,\"output_bytes\":2,\"output_hex\":\"6869\",\"log_heights\":["),
+            std::string::npos)
+      << json.out;
   EXPECT_EQ(lines(json.out), 1) << json.out;
   auto other = zkrv("verify " + proof + " --program " + elf + " --exit-code 42 --output " + file("hx", {'h', 'x'}));
   EXPECT_EQ(other.code, 1);

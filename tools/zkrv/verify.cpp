@@ -49,8 +49,11 @@ void print_json(const spec::StarkProof& p, const ref::verify::VerifyResult& r, c
   if (!r.ok())
     std::printf(",\"stage\":\"%s\",\"check\":\"%s\",\"what\":\"%s\"", ref::verify::stage_name(r.rejection->stage),
                 ref::verify::check_name(r.rejection->check), json_escape(r.rejection->what).c_str());
-  std::printf(",\"program\":\"%s\",\"exit_code\":%u,\"output_bytes\":%zu", hex_bytes(st.program_digest).c_str(),
-              st.exit_code, st.output.size());
+  // the statement the proof claims: program digest, exit code, output and the table heights
+  std::printf(",\"program\":\"%s\",\"exit_code\":%u,\"output_bytes\":%zu,\"output_hex\":\"%s\",\"log_heights\":[",
+              hex_bytes(st.program_digest).c_str(), st.exit_code, st.output.size(), hex_bytes(st.output).c_str());
+  for (size_t t = 0; t < st.log_heights.size(); ++t) std::printf("%s%u", t ? "," : "", unsigned{st.log_heights[t]});
+  std::printf("]");
   std::printf(",\"policy\":{\"measure\":\"%s\",\"min_bits\":%.17g}", spec::measure_name(policy.measure),
               policy.min_bits);
   if (r.ok() || r.rejection->stage == ref::verify::Rejection::Stage::kSecurity)
