@@ -166,10 +166,10 @@ StarkSecurity stark_security(const StarkOptions& o, const SecurityShape& sh) {
   const double batch_degree = static_cast<double>(std::max<size_t>(sh.opened_values, 1) - 1) +
                               static_cast<double>(std::max(sh.heights, 1u) - 1);
   // The Johnson regime's rate condition for the shortest table (2 opened points on h·b):
-  // ρ + 2/(h·b) ≤ ρ (1 + 1/2m)², i.e. m ≤ 1 / (2 (sqrt(1 + 2/h) − 1)); taller tables allow more.
+  // ρ⁺ = ρ + 2/(h·b) < ρ (1 + 1/2m)², i.e. m < 1 / (2 (sqrt(1 + 2/h) − 1)); taller tables allow more.
   const double h_min = std::ldexp(1.0, static_cast<int>(sh.log_min_height));
   const double m_bound = 1 / (2 * (std::sqrt(1 + 2 / h_min) - 1));
-  const unsigned max_m = m_bound >= 512 ? 512u : static_cast<unsigned>(std::floor(m_bound + 1e-9));
+  const unsigned max_m = m_bound > 512 ? 512u : static_cast<unsigned>(std::ceil(m_bound) - 1);
   StarkSecurity s{};
   s.fri = fri_security(o.log_blowup, o.num_queries, o.pow_bits, log_max, log_max - log_final, batch_degree, max_m);
   const double field_bits = 3.0 * std::log2(static_cast<double>(GoldilocksTraits::kModulus));
@@ -197,7 +197,12 @@ StarkSecurity stark_security(const StarkOptions& o, const SecurityShape& sh) {
     s.johnson_holds = false;
     return s;
   }
-  s.log_list = std::log2(s.fri.johnson_m + 0.5) + 0.5 * o.log_blowup;
+  // The list is that of the code of rate ρ⁺ at FRI's radius 1 − sqrt(ρ)(1 + 1/2m): the Johnson
+  // bound's (m' + 1/2) / sqrt(ρ⁺) with sqrt(ρ⁺)(1 + 1/2m') = sqrt(ρ)(1 + 1/2m), the largest for
+  // the shortest table.
+  const double ratio = (1 + 0.5 / s.fri.johnson_m) / std::sqrt(1 + 2 / h_min);  // > 1 by the choice of m
+  const double m_list = 1 / (2 * (ratio - 1));
+  s.log_list = std::log2(m_list + 0.5) + 0.5 * o.log_blowup - 0.5 * std::log2(1 + 2 / h_min);
   // No figure exceeds the Merkle hash's collision resistance.
   s.provable_bits = std::min(kHashCollisionBits, bits_of({-s.fri.provable_bits, s.log_ali + s.log_list,
                                                           s.log_logup + s.log_list, s.log_deep + s.log_list}));

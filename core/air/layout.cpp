@@ -107,6 +107,7 @@ spec::SecurityShape AirLayout::security_shape(const std::vector<uint8_t>& log_he
 }
 
 spec::SecurityShape AirLayout::largest_security_shape(unsigned log_max) const {
+  ZKRV_ASSERT(log_max >= spec::kMinLogHeight && log_max <= spec::kMaxLogHeight, "a tallest height the protocol allows");
   spec::SecurityShape s = security_shape(std::vector<uint8_t>(tables.size(), static_cast<uint8_t>(log_max)));
   s.log_min_height = spec::kMinLogHeight;
   s.heights = log_max + 1 - spec::kMinLogHeight;

@@ -45,7 +45,7 @@ def stark_security(o, sh):
     batch = (max(sh["opened_values"], 1) - 1) + (max(sh["heights"], 1) - 1)
     # the rate condition for the shortest table, 2 points opened: (1 + 1/2m)^2 >= 1 + 2/h
     m_bound = 1 / (2 * (math.sqrt(1 + 2 / 2 ** sh["log_min_height"]) - 1))
-    max_m = 512 if m_bound >= 512 else math.floor(m_bound + 1e-9)
+    max_m = 512 if m_bound > 512 else math.ceil(m_bound) - 1  # strictly inside the condition
     fri = fri_security(o["log_blowup"], o["num_queries"], o["pow_bits"], log_max, log_max - log_final, batch, max_m)
     log_ali = math.log2(max(sh["constraints"], 1)) - FIELD_BITS
     log_logup = 2 * sh["log_interactions"] + math.log2(sh["max_arity"] + 1) - FIELD_BITS
@@ -59,7 +59,10 @@ def stark_security(o, sh):
            "log_deep": log_deep, "fri": fri}
     if fri["johnson_m"] == 0:  # no m meets the rate condition
         return dict(out, provable_bits=0, johnson_log_height=64, johnson_holds=False)
-    log_list = math.log2(fri["johnson_m"] + 0.5) + 0.5 * o["log_blowup"]
+    # the Johnson list of the code of rate rho+ = rho (1 + 2/h_min) at FRI's radius
+    h_min = 2 ** sh["log_min_height"]
+    m_list = 1 / (2 * ((1 + 0.5 / fri["johnson_m"]) / math.sqrt(1 + 2 / h_min) - 1))
+    log_list = math.log2(m_list + 0.5) + 0.5 * o["log_blowup"] - 0.5 * math.log2(1 + 2 / h_min)
     provable = min(HASH_BITS, bits(-fri["provable_bits"], log_ali + log_list, log_logup + log_list,
                                    log_deep + log_list))
     slack = (1 + 0.5 / fri["johnson_m"]) ** 2 - 1
@@ -72,6 +75,9 @@ failures = []
 
 
 def compare(what, mine, theirs, path=""):
+    for key in theirs:
+        if key not in mine and key not in ("hash_cap_bits", "log_list"):
+            failures.append(f"{what}: zkrv reports {path + key}, which the formulas here do not compute")
     for key, value in mine.items():
         name = path + key
         if key not in theirs:
@@ -104,6 +110,13 @@ def main():
         got = json.loads(run([zkrv, "verify", proof, "--program", elf, "--security", preset, "--json"]))
         if not got["verified"] or got["policy"] != {"measure": preset, "min_bits": 100}:
             failures.append(f"{preset} proof: not verified under the {preset} policy: {got}")
+        # the shape's heights from the statement's own heights, not from zkrv's shape
+        hs = got["log_heights"]
+        for key, want in (("log_max_height", max(hs)), ("log_min_height", min(hs)), ("heights", len(set(hs)))):
+            if got["shape"][key] != want:
+                failures.append(f"{preset} proof: shape {key} is {got['shape'][key]}, the statement says {want}")
+        if min(hs) < 5:
+            failures.append(f"{preset} proof: a table of 2^{min(hs)} rows, below the protocol's 2^5")
         compare(f"{preset} proof", stark_security(got["options"], got["shape"]), got["security"])
         print(f"{preset + ' preset, ' + os.path.basename(elf):40} {got['security']['provable_bits']:9.1f} "
               f"{got['security']['conjectured_bits']:11.1f}")
@@ -113,6 +126,9 @@ def main():
                 failures.append(f"the conjectured proof under the default policy: {strict}")
         for log_max in (16, 20, 24):
             got = json.loads(run([zkrv, "security", "--security", preset, "--log-max", str(log_max), "--json"]))
+            sh = got["shape"]
+            if (sh["log_max_height"], sh["log_min_height"], sh["heights"]) != (log_max, 5, log_max - 4):
+                failures.append(f"{preset} at 2^{log_max}: not the largest shape: {sh}")
             compare(f"{preset} at 2^{log_max}", stark_security(got["options"], got["shape"]), got["security"])
             s = got["security"]
             print(f"{preset + ' preset, largest shape at 2^' + str(log_max):40} {s['provable_bits']:9.1f} "

@@ -107,7 +107,11 @@ TEST(Stark, SecurityTermsAddUp) {
                                      s.log_deep + s.log_list}), 1e-9);
   EXPECT_NEAR(s.conjectured_bits, std::min(128.0, bits({-s.fri.conjectured_bits, s.log_ali, s.log_logup, s.log_deep})),
               1e-9);
-  EXPECT_NEAR(s.log_list, std::log2(s.fri.johnson_m + 0.5) + 1, 1e-12);  // (m + 1/2) / sqrt(1/4)
+  // the list of the code of rate ρ⁺ = (1/4)(1 + 2/32) at FRI's radius: (m' + 1/2) / sqrt(ρ⁺), with
+  // sqrt(ρ⁺)(1 + 1/2m') = sqrt(1/4)(1 + 1/2m); larger than the list at rate 1/4
+  const double r = (1 + 0.5 / s.fri.johnson_m) / std::sqrt(1 + 2.0 / 32);
+  EXPECT_NEAR(s.log_list, std::log2(1 / (2 * (r - 1)) + 0.5) - 0.5 * std::log2(0.25 * (1 + 2.0 / 32)), 1e-9);
+  EXPECT_GT(s.log_list, std::log2(s.fri.johnson_m + 0.5) + 1);
   // the DEEP batch: powers of γ up to opened_values − 1, plus one per injected height, plus the folds
   const auto sh = largest_shape(20);
   EXPECT_DOUBLE_EQ(s.fri.commit_weight, double(sh.opened_values - 1) + (sh.heights - 1) + (20 - 3));  // folds to 2^3

@@ -155,6 +155,9 @@ TEST_F(Cli, IntegerOptionsAreParsedStrictly) {
   EXPECT_EQ(zkrv("verify x.proof --program " + elf + " --min-provable-bits -3").code, cli::kUsage);
   EXPECT_EQ(zkrv("verify x.proof --program " + elf + " --min-provable-bits 129").code, cli::kUsage);
   EXPECT_EQ(zkrv("verify x.proof --program " + elf + " --security none").code, cli::kUsage);
+  EXPECT_EQ(zkrv("security --log-max 15").code, cli::kUsage);
+  EXPECT_EQ(zkrv("security --log-max 25").code, cli::kUsage);
+  EXPECT_EQ(zkrv("security --log-max 16").code, 0);
   EXPECT_EQ(zkrv("verify x.proof --program " + elf + " --security conjectured --min-provable-bits 90").code,
             cli::kUsage);
   EXPECT_EQ(zkrv("profile " + elf + " --output " + (dir_ / "prof.txt").string()).code, 0);
@@ -367,6 +370,9 @@ TEST_F(Cli, ProveAndVerifyAcceptOnlyTheGivenStatement) {
   EXPECT_EQ(bad.code, cli::kBadInput);
   EXPECT_EQ(lines(bad.err), 1) << bad.err;
   EXPECT_NE(bad.err.find("malformed proof"), std::string::npos) << bad.err;
+  auto bad_json = zkrv("verify " + file("junk2", {'n', 'o', 'p', 'e'}) + " --program " + elf + " --json");
+  EXPECT_EQ(bad_json.code, cli::kBadInput);
+  EXPECT_EQ(bad_json.out.rfind("{\"verified\":false,\"stage\":\"malformed\"", 0), 0u) << bad_json.out;
   std::vector<uint8_t> bytes;
   {
     std::ifstream in(proof, std::ios::binary);

@@ -35,10 +35,11 @@ CLI::App* add_security(CLI::App& app, SecurityArgs& a) {
                                            "whose tallest table has 2^N rows");
   c->add_option("--security", a.security, "the preset: provable or conjectured")
       ->capture_default_str()->check(CLI::IsMember({"provable", "conjectured"}));
-  c->add_option("--log-max", a.log_max, "the tallest table's log2 height")
-      ->capture_default_str()->check(uint_range(1, spec::kMaxLogHeight));
+  c->add_option("--log-max", a.log_max, "the tallest table's log2 height (the fixed and8 and range16 tables make it at "
+                                        "least 16)")
+      ->capture_default_str()->check(uint_range(16, spec::kMaxLogHeight));
   c->add_flag("--json", a.json, "print every term as zkrv verify --json does");
-  c->footer("The shape is the largest such a proof can have (every table 2^N rows, every height from 2^0 up\n"
+  c->footer("The shape is the largest such a proof can have (every table 2^N rows, every height from 2^5 up\n"
             "occurring); a proof's own figures are at least these. The terms are spec/protocol.md's\n"
             "protocol:stark:security and protocol:fri:security.");
   return c;

@@ -79,9 +79,13 @@ int cmd_verify(const VerifyArgs& a) {
     expected_output = std::move(*out.bytes);
   }
   const auto parsed = spec::decode_stark_proof(*proof.bytes);
-  if (!parsed.proof)
-    return fail(kBadInput, a.proof + ": malformed proof: " + parsed.error->what + " at byte " +
-                               std::to_string(parsed.error->offset));
+  if (!parsed.proof) {
+    const std::string why = parsed.error->what + " at byte " + std::to_string(parsed.error->offset);
+    if (a.json)  // the verdict as JSON too; the exit code stays that of a malformed file
+      std::printf("{\"verified\":false,\"stage\":\"malformed\",\"check\":\"malformed\",\"what\":\"%s\"}\n",
+                  json_escape(why).c_str());
+    return fail(kBadInput, a.proof + ": malformed proof: " + why);
+  }
   const ref::verify::Expected e{&g.image, a.exit_code, a.output.empty() ? nullptr : &expected_output};
   const auto r = ref::verify::verify(*parsed.proof, e, policy);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
