@@ -152,7 +152,7 @@ struct Enforcement {
 
 class TableLint {
  public:
-  explicit TableLint(const Table& t) : t_(t), groups_(one_hot_groups(t)) {
+  TableLint(const spec::air::Spec& spec, const Table& t) : spec_(spec), t_(t), groups_(one_hot_groups(t)) {
     for (const auto& c : t.constraints) reads_.push_back(reads(*c.expr));
   }
 
@@ -169,6 +169,7 @@ class TableLint {
   }
 
  private:
+  const spec::air::Spec& spec_;
   const Table& t_;
   std::vector<OneHot> groups_;
   std::vector<Reads> reads_;  // per constraint
@@ -209,7 +210,10 @@ class TableLint {
           b.tuple[0]->name != col.name)
         continue;
       const bool constant = !b.mult || (reads(*b.mult).only({}) && at(*b.mult, {}) != 0);
-      if (constant) return {{b.id}, {}, ""};
+      if (constant) {
+        if (auto why = loose_receiver(b.bus)) return {{}, {}, b.id + " sends on " + b.bus + ", but " + *why};
+        return {{b.id}, {}, ""};
+      }
       gated += " " + b.id + " (mult " + spec::air::to_string(*b.mult) + ")";
     }
     std::string why = "no send of (" + col.name + ") on the byte" +
@@ -217,6 +221,21 @@ class TableLint {
                       " lookup with a constant multiplicity";
     if (!gated.empty()) why += "; gated, so rows where the multiplicity is 0 go unchecked:" + gated;
     return {{}, {}, why};
+  }
+
+  // A range lookup checks a value only if every receiver on its bus reads one preprocessed column
+  // of this row (the verifier's own table): nullopt if so, else the receiver that does not.
+  std::optional<std::string> loose_receiver(const std::string& bus) const {
+    for (const Table& r : spec_.tables)
+      for (const auto& in : r.buses) {
+        if (in.send || in.bus != bus) continue;
+        const bool fixed = in.tuple.size() == 1 && in.tuple[0]->op == Expr::Op::kColumn &&
+                           r.column_index(in.tuple[0]->name) >= 0 &&
+                           r.columns[static_cast<size_t>(r.column_index(in.tuple[0]->name))].kind ==
+                               spec::air::ColumnKind::kPreprocessed;
+        if (!fixed) return in.id + " receives something other than one preprocessed column";
+      }
+    return std::nullopt;
   }
 
   Enforcement bit(const std::string& c) {
@@ -368,7 +387,7 @@ class TableLint {
 std::vector<BoundReliance> lint_bounds(const spec::air::Spec& spec) {
   std::vector<BoundReliance> out;
   for (const Table& t : spec.tables) {
-    TableLint lint(t);
+    TableLint lint(spec, t);
     for (const auto& b : t.buses) {
       if (!b.mult || std::isinf(value_bound(t, *b.mult))) continue;
       for (const auto& name : reads(*b.mult).columns) {

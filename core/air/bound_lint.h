@@ -19,9 +19,10 @@
 //        mo0 = f_load + f_store passes only through the one-hot cpu:c:one_class, and without it
 //        the lint reports mo0 = 2 at f_load = f_store = 1;
 //    or (d) the pair k1·x·(1 − c) and k2·c·(x·y − 1): c ≠ 0 forces x ≠ 0 and then c = 1.
-//  - byte c (u16 c): a send of the 1-tuple (c) on the `byte` (`byte` or `range16`) lookup, whose
-//    receiver holds each value once, with a nonzero constant multiplicity. A gated lookup leaves
-//    the rows where its multiplicity is 0 unchecked, and fails.
+//  - byte c (u16 c): a send of the 1-tuple (c) on the `byte` (`byte` or `range16`) lookup with a
+//    nonzero constant multiplicity, where every receiver on that bus reads one preprocessed
+//    column (the verifier's own table of the range). A gated lookup leaves the rows where its
+//    multiplicity is 0 unchecked, and fails; so does a lookup that another table also receives.
 //  - u32: no rule, as no multiplicity reads one yet; reported as a failure.
 
 #include <string>

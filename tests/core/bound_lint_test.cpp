@@ -165,5 +165,19 @@ TEST(BoundLint, AByteNeedsAnUngatedLookup) {
   EXPECT_EQ(found[0].enforced_by, std::vector<std::string>{"t:b:k"}) << mapping(found);
 }
 
+// A range lookup is only as good as its receivers: a table that also receives on the bus, from a
+// main column, would let any value pass.
+TEST(BoundLint, ALookupWithAMainReceiverEnforcesNothing) {
+  const std::string cols = "column k main byte \"k\"\nbus t:b:k send byte (k)\n";
+  auto found = lint(cols + "column x main byte \"x\"\ncolumn mx main field \"mx\"\n"
+                           "bus t:b:loose receive byte (x) mult mx\n",
+                    "k");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(unenforced(found), "k");
+  EXPECT_NE(found[0].failure.find("t:b:loose receives something other than one preprocessed column"),
+            std::string::npos)
+      << found[0].failure;
+}
+
 }  // namespace
 }  // namespace zkrv::core
