@@ -136,7 +136,9 @@ struct ExecStats {
 inline constexpr uint32_t kCostModelVersion = 1;
 uint64_t cost_estimate(const ExecStats& stats, uint64_t cycles);
 
-inline constexpr uint64_t kDefaultMaxCycles = uint64_t{1} << 30;
+// spec: isa:fault:cycle_limit, protocol:segments:cut — runs of up to 2^32 cycles are proven in
+// segments, so that is the default bound.
+inline constexpr uint64_t kDefaultMaxCycles = uint64_t{1} << 32;
 inline constexpr uint64_t kDefaultMaxInputBytes = uint64_t{256} << 20;
 
 // Control flow of a run, for cheap profiling (fast executor, run mode): one event per taken
@@ -161,6 +163,9 @@ struct ExecOptions {
   // With `trace`: when set, records are handed over in order, in chunks, instead of being kept
   // in ExecResult::trace (a prover streams them into its tables without holding them all).
   std::function<void(std::span<const StepRecord>)> trace_sink;
+  // With `trace`: when set, each SyscallEvent (exit included) is also handed over as its ecall
+  // executes: before its StepRecord reaches trace_sink, except the exit's, which may come after.
+  std::function<void(const SyscallEvent&)> syscall_sink;
   // Without `trace` and `collect_stats`: when set, the fast executor reports FlowEvents, in
   // order, in chunks (the reference executor ignores it).
   std::function<void(std::span<const FlowEvent>)> flow_sink;

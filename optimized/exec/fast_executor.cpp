@@ -371,6 +371,7 @@ bool Machine::syscall(uint64_t* x, uint64_t cycle, spec::ExecResult& res, FaultK
   x[10] = ret;
   if constexpr (kTrace) {
     ev.result = ret;
+    if (opt_.syscall_sink) opt_.syscall_sink(ev);
     res.syscalls.push_back(std::move(ev));
   }
   return true;
@@ -684,6 +685,7 @@ L_Ecall: {
       rp->next_pc = pc_of(d);
       commit(res);
       res.syscalls.push_back({cycles, num, {x[10], x[11], x[12]}, 0, {}});
+      if (opt_.syscall_sink) opt_.syscall_sink(res.syscalls.back());
     }
     res.pc = pc_of(d);
     if constexpr (kBlocks) cycles += static_cast<uint64_t>(d - entry) + 1;

@@ -328,6 +328,7 @@ spec::ExecResult execute(const spec::ProgramImage& image, std::span<const uint8_
             has_rd = true; rd_val = ret;
             rec.rd = 10;
           }
+          if (opt.trace && opt.syscall_sink) opt.syscall_sink(ev);
           if (opt.trace) res.syscalls.push_back(std::move(ev));
         }
         if (!stop && res.status == spec::ExitStatus::kExited) stop = true;

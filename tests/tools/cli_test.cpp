@@ -81,6 +81,30 @@ TEST_F(Cli, FaultsHaveDistinctCodesAndOneLine) {
   EXPECT_NE(c.err.find("after 1000 cycles"), std::string::npos) << c.err;
 }
 
+// zkrv run --segment-cycles: how a proof would cut the run (protocol:segments:cut).
+TEST_F(Cli, RunPrintsHowARunIsCut) {
+  using namespace testing::rv;
+  std::vector<uint32_t> code = {addi(5, 0, 1500), addi(5, 5, -1), b(-4, 0, 5, 1)};  // 3,001 cycles
+  for (uint32_t w : exit_with(7)) code.push_back(w);
+  const auto elf = file("spin.elf", testing::simple_elf(code));
+  auto r = zkrv("run " + elf + " --segment-cycles 1024");
+  EXPECT_EQ(r.code, 7);
+  EXPECT_NE(r.err.find("segments:            3 of 2^10 cycles (the last has 956)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("        2         2048      956"), std::string::npos) << r.err;
+  auto j = zkrv("run " + elf + " --segment-cycles 0x800 --json");
+  EXPECT_NE(j.out.find("\"segments\":{\"log_cycles\":11,\"count\":2,"), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"per_segment\":[{\"first_cycle\":0,\"cycles\":2048,"), std::string::npos) << j.out;
+  for (const std::string bad : {"1000", "512", "4194304", "-1024", "2k"}) {
+    auto u = zkrv("run " + elf + " --segment-cycles " + bad);
+    EXPECT_EQ(u.code, cli::kUsage) << bad;
+    EXPECT_NE(u.err.find("is not a power of two from 1024 to 2097152"), std::string::npos) << u.err;
+  }
+  // a run that faults is not cut: the one fault line, nothing else
+  auto f = zkrv("run " + elf + " --segment-cycles 1024 --max-cycles 2000");
+  EXPECT_EQ(f.code, cli::fault_exit_code(spec::FaultKind::kCycleLimit));
+  EXPECT_EQ(lines(f.err), 1) << f.err;
+}
+
 TEST_F(Cli, BadInputIsOneClearLine) {
   auto missing = zkrv("run " + (dir_ / "nope.elf").string());
   EXPECT_EQ(missing.code, cli::kIoError);

@@ -32,6 +32,8 @@ void progress(const std::string& line);
 std::optional<uint64_t> parse_uint(std::string_view s);
 CLI::Validator uint_range(uint64_t lo, uint64_t hi);
 CLI::Validator real_range(double lo, double hi);
+// --segment-cycles: a power of two, 2^kMinSegmentLog .. 2^kMaxSegmentLog (protocol:segments:cut).
+CLI::Validator segment_cycles();
 // Lower-case hex of the bytes; a string's body escaped for JSON (quotes, backslashes, control bytes).
 std::string hex_bytes(std::span<const uint8_t> v);
 std::string json_escape(const std::string& in);
@@ -62,7 +64,7 @@ struct RunArgs {
   std::string program, input, output, executor = "fast", spans_dir;
   uint64_t max_cycles = spec::kDefaultMaxCycles;
   uint64_t max_input = spec::kDefaultMaxInputBytes;
-  std::optional<uint64_t> seed;
+  std::optional<uint64_t> seed, segment_cycles;
   bool stats = false, json = false;
 };
 CLI::App* add_run(CLI::App& app, RunArgs& a);

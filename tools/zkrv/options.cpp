@@ -1,9 +1,11 @@
 // Strict parsing of the numeric options every subcommand shares, and the small text helpers
 // (hex, JSON strings) their outputs share.
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
+#include "spec/run_segments.h"
 #include "tools/zkrv/commands.h"
 
 namespace zkrv::cli {
@@ -28,6 +30,21 @@ CLI::Validator uint_range(uint64_t lo, uint64_t hi) {
         const auto v = parse_uint(s);
         if (!v || *v < lo || *v > hi) return "'" + s + "' is not a whole number from " + range;
         s = std::to_string(*v);  // what CLI11 then converts: plain decimal, never octal
+        return {};
+      },
+      range);
+}
+
+CLI::Validator segment_cycles() {
+  const std::string range = "a power of two from " + std::to_string(uint64_t{1} << spec::kMinSegmentLog) + " to " +
+                            std::to_string(uint64_t{1} << spec::kMaxSegmentLog);
+  return CLI::Validator(
+      [range](std::string& s) -> std::string {
+        const auto v = parse_uint(s);
+        if (!v || !std::has_single_bit(*v) || *v < (uint64_t{1} << spec::kMinSegmentLog) ||
+            *v > (uint64_t{1} << spec::kMaxSegmentLog))
+          return "'" + s + "' is not " + range;
+        s = std::to_string(*v);
         return {};
       },
       range);

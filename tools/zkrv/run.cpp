@@ -1,6 +1,7 @@
 // zkrv run: execute a guest ELF (no proof) with the fast or the reference executor; the public
 // output goes to stdout or a file, the guest's debug log to stderr, --stats and --json describe
 // the run.
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -9,6 +10,7 @@
 
 #include "optimized/exec/fast_executor.h"
 #include "reference/exec/executor.h"
+#include "spec/run_segments.h"
 #include "tools/common/files.h"
 #include "core/span/span.h"
 #include "tools/zkrv/commands.h"
@@ -34,6 +36,52 @@ void print_stats(std::ostream& os, const zkrv::spec::ExecResult& r, double secon
   os << "host time:           " << buf << "\n";
 }
 
+std::string hex(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// spec: protocol:segments:cut — how `zkrv prove` would cut the run: one line per segment.
+void print_plan(std::ostream& os, const spec::RunPlan& p) {
+  os << "segments:            " << p.count() << " of 2^" << p.log_cycles << " cycles (the last has "
+     << p.segments.back().cycles << ")\n";
+  os << "bytes touched:       " << p.memory->count() << " in " << p.memory->pages() << " pages\n";
+  os << "  segment  first cycle   cycles   touched    chunk  syscalls  io bytes  start pc\n";
+  for (size_t s = 0; s < p.count(); ++s) {
+    const auto& g = p.segments[s];
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "  %7zu %12llu %8llu %9llu %8llu %9llu %9llu  %s\n", s,
+                  static_cast<unsigned long long>(g.first_cycle), static_cast<unsigned long long>(g.cycles),
+                  static_cast<unsigned long long>(g.touched), static_cast<unsigned long long>(g.chunk),
+                  static_cast<unsigned long long>(g.syscalls), static_cast<unsigned long long>(g.io_bytes),
+                  hex(p.boundaries[s].pc).c_str());
+    os << buf;
+  }
+}
+
+void print_plan_json(std::ostream& os, const spec::RunPlan& p) {
+  os << ",\"segments\":{\"log_cycles\":" << p.log_cycles << ",\"count\":" << p.count()
+     << ",\"bytes_touched\":" << p.memory->count() << ",\"chunks\":[";
+  for (size_t i = 0; i < p.chunks.size(); ++i) os << (i ? "," : "") << p.chunks[i];
+  os << "],\"boundaries\":[";
+  for (size_t i = 0; i < p.boundaries.size(); ++i) {
+    const auto& b = p.boundaries[i];
+    os << (i ? "," : "") << "{\"pc\":" << b.pc << ",\"ipos\":" << b.ipos << ",\"eof\":" << (b.eof ? "true" : "false")
+       << ",\"opos\":" << b.opos << ",\"regs\":[";
+    for (size_t r = 0; r < 32; ++r) os << (r ? "," : "") << b.regs[r];
+    os << "]}";
+  }
+  os << "],\"per_segment\":[";
+  for (size_t s = 0; s < p.count(); ++s) {
+    const auto& g = p.segments[s];
+    os << (s ? "," : "") << "{\"first_cycle\":" << g.first_cycle << ",\"cycles\":" << g.cycles
+       << ",\"touched\":" << g.touched << ",\"chunk\":" << g.chunk << ",\"syscalls\":" << g.syscalls
+       << ",\"io_bytes\":" << g.io_bytes << "}";
+  }
+  os << "]}";
+}
+
 int cmd_run_spanned(const RunArgs& a) {
   using namespace zkrv;
   std::optional<core::span::Span> load_span(std::in_place, "load", core::span::Level::kStage);
@@ -47,8 +95,15 @@ int cmd_run_spanned(const RunArgs& a) {
   opt.random_seed = a.seed ? *a.seed : std::random_device{}() * uint64_t{0x100000001} ^ std::random_device{}();
   const auto t0 = std::chrono::steady_clock::now();
   std::optional<core::span::Span> exec_span(std::in_place, "execute", core::span::Level::kStage);
+  std::optional<spec::RunPlanner> planner;
+  if (a.segment_cycles) {
+    planner.emplace(g.image, static_cast<unsigned>(std::countr_zero(*a.segment_cycles)));
+    spec::attach(*planner, opt);
+  }
   spec::ExecResult r = a.executor == "reference" ? ref::execute(g.image, input, opt) : opt::execute(g.image, input, opt);
   exec_span.reset();
+  std::optional<spec::RunPlan> plan;
+  if (planner && r.status == spec::ExitStatus::kExited) plan = planner->finish(r);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   core::span::Span output_span("output", core::span::Level::kStage);
 
@@ -74,9 +129,12 @@ int cmd_run_spanned(const RunArgs& a) {
     std::cout << "\"misaligned_accesses\":" << r.stats.misaligned_accesses << ",\"pages_touched\":" << r.stats.pages_touched
               << ",\"input_bytes_read\":" << r.stats.input_bytes_read << ",\"output_bytes\":" << r.stats.output_bytes
               << "},\"cost\":{\"model_version\":" << spec::kCostModelVersion
-              << ",\"value\":" << spec::cost_estimate(r.stats, r.cycles) << "}}\n";
+              << ",\"value\":" << spec::cost_estimate(r.stats, r.cycles) << "}";
+    if (plan) print_plan_json(std::cout, *plan);
+    std::cout << "}\n";
   }
   if (a.stats) print_stats(std::cerr, r, secs);
+  if (plan && !a.json) print_plan(std::cerr, *plan);
   if (!exited)
     return fail(cli::fault_exit_code(r.fault.kind), "guest " + spec::describe(r.fault) + " after " + std::to_string(r.cycles) + " cycles");
   if (a.stats && !a.json) std::cerr << "exit code:           " << r.exit_code << "\n";
@@ -98,6 +156,11 @@ CLI::App* add_run(CLI::App& app, RunArgs& a) {
       ->check(uint_range(0, kMaxU64));
   run->add_option("--executor", a.executor, "fast or reference")->capture_default_str()
       ->check(CLI::IsMember({"fast", "reference"}));
+  run->add_option("--segment-cycles", a.segment_cycles,
+                  "also print how a proof would cut the run into segments of N cycles (a power of two, "
+                  "1024 to 2097152): each segment's first cycle, length, bytes touched, memory chunk, "
+                  "syscalls and start pc (to stderr; with --json, as \"segments\")")
+      ->check(segment_cycles());
   run->add_flag("--stats", a.stats, "print cycles, instructions per class, misaligned accesses, pages touched and cost C to stderr");
   run->add_flag("--json", a.json, "print the result as one JSON object on stdout (output as hex)");
   run->add_option("--spans", a.spans_dir, "record host-side spans (load, execute, output) and write DIR/trace.json "
