@@ -42,6 +42,12 @@ class StarkTranscript {
   template <class... A>
   explicit StarkTranscript(FriOnly, A&&... extra) : tr_(kFriOnlyDomain, std::forward<A>(extra)...), next_(Step::kFri) {}
 
+  // spec: protocol:segments:transcript — phase 2 of a bundle: a transcript carried over from
+  // phase 1 (core/stark/bundle_transcript.h), which has absorbed the statement, every main root
+  // and every terminal sum and drawn α, β; it goes on at the aux root (observe_aux_root).
+  struct Forked {};
+  StarkTranscript(Forked, Tr state) : tr_(std::move(state)), next_(Step::kLogupCommit), forked_(true) {}
+
   // spec: protocol:stark:statement — the options, the statement and every table height.
   void observe_statement(const spec::StarkOptions& o, const spec::Statement& st) {
     step(Step::kStatement);
@@ -62,8 +68,15 @@ class StarkTranscript {
   }
   // Every table's terminal sum, in table order, then the auxiliary columns' root.
   void observe_logup(const std::vector<spec::Fp3Raw>& terminal_sums, const spec::Digest& aux_root) {
+    ZKRV_ASSERT(!forked_, "a bundle's segment absorbs its terminal sums in phase 1");
     step(Step::kLogupCommit);
     for (const spec::Fp3Raw& s : terminal_sums) tr_.absorb("logup-sum", bytes({&s, 1}));
+    tr_.absorb_digest("aux-root", aux_root);
+  }
+  // A bundle's segment (Forked): its aux root, where a proof of one run absorbs observe_logup's.
+  void observe_aux_root(const spec::Digest& aux_root) {
+    ZKRV_ASSERT(forked_, "only a bundle's segment absorbs its aux root alone");
+    step(Step::kLogupCommit);
     tr_.absorb_digest("aux-root", aux_root);
   }
   // spec: protocol:stark:quotient — the constraints' combination challenge.
@@ -166,6 +179,7 @@ class StarkTranscript {
 
   Tr tr_;
   Step next_ = Step::kStatement;
+  bool forked_ = false;
 };
 
 }  // namespace zkrv::core

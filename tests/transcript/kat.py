@@ -75,5 +75,38 @@ nonce = next(n for n in range(1 << 30) if t.pow_ok(12, n))
 lines.append(f"inline constexpr uint64_t kPowNonce12 = {nonce}u;  // smallest nonce with 12 zero bits")
 bad = next(n for n in range(1 << 30) if not t.pow_ok(1, n))
 lines.append(f"inline constexpr uint64_t kPowFails1 = {bad}u;  // smallest nonce whose hash starts with a 1 bit")
+# protocol:segments:transcript and the statement bytes of protocol:segments:proof, written from
+# the spec's text: a bundle of N = 2 segments of 2^10 cycles, T = 2 tables.
+def le(v: int, n: int) -> bytes:
+    return v.to_bytes(n, "little")
+
+
+def boundary(pc, regs, ipos, eof, opos):
+    return le(pc, 8) + b"".join(le(r, 8) for r in regs[1:]) + le(ipos, 8) + le(eof, 1) + le(opos, 8)
+
+
+regs1 = [0] * 32
+regs1[1], regs1[2], regs1[10], regs1[31] = 0x10080, 2**64 - 16, 42, 7
+stmt = (le(1, 4) + le(2, 1) + le(92, 2) + le(16, 1) + le(3, 1) + bytes([7]) * 32 + le(3, 4) + le(3, 8) + bytes([1, 2, 3])
+        + le(2, 4) + le(10, 1) + le(2, 1) + bytes([5, 6, 5, 5])
+        + boundary(0x10000, [0] * 32, 0, 0, 0) + boundary(0x10100, regs1, 5, 1, 2) + boundary(0x10200, [0] * 32, 5, 1, 3)
+        + le(0, 8) + le(0x11000, 8) + le(0x12000, 8))
+t = Transcript("zkrv-segments-v1")
+t.absorb("statement", stmt)
+t.absorb("main-root", bytes([1]) * 32)
+t.absorb("main-root", bytes([2]) * 32)
+alpha = [t.field("logup-alpha") for _ in range(3)]
+beta = [t.field("logup-beta") for _ in range(3)]
+for s3 in [(1, 0, 0), (2, 0, 0), (3, 4, 5), (P - 6, 0, 0)]:
+    t.absorb("logup-sum", b"".join(u64(c) for c in s3))
+lines.append(f"inline constexpr uint64_t kBundleAlpha[3] = {{{alpha[0]}u, {alpha[1]}u, {alpha[2]}u}};  // protocol:segments:transcript")
+lines.append(f"inline constexpr uint64_t kBundleBeta[3] = {{{beta[0]}u, {beta[1]}u, {beta[2]}u}};")
+for seg in (0, 1):
+    f = Transcript("x")
+    f.state = t.state
+    f.absorb("segment", u64(seg))
+    f.absorb("aux-root", bytes([9]) * 32)
+    ca = [f.field("constraint-alpha") for _ in range(3)]
+    lines.append(f"inline constexpr uint64_t kBundleSegment{seg}Alpha[3] = {{{ca[0]}u, {ca[1]}u, {ca[2]}u}};  // its constraint-alpha")
 lines.append("}  // namespace zkrv::kat")
 print("\n".join(lines))
