@@ -26,13 +26,18 @@ ${body}  };
   return files;
 }
 
-const Spec& embedded_spec() {
-  static const Spec spec = [] {
-    auto loaded = load_spec(embedded_spec_files());
+const Spec& embedded_spec(Mode mode) {
+  auto load = [](Mode m) {
+    auto loaded = load_spec(embedded_spec_files(), m);
     if (!loaded.spec) throw std::logic_error(\"the embedded constraint spec does not load: \" + loaded.errors.front().str());
     return std::move(*loaded.spec);
-  }();
-  return spec;
+  };
+  if (mode == Mode::kSegmented) {
+    static const Spec segmented = load(Mode::kSegmented);
+    return segmented;
+  }
+  static const Spec whole = load(Mode::kWhole);
+  return whole;
 }
 
 }  // namespace zkrv::spec::air

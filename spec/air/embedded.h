@@ -10,7 +10,8 @@
 namespace zkrv::spec::air {
 
 const std::vector<SourceFile>& embedded_spec_files();
-// Parsed and checked once; throws std::logic_error if the embedded text does not load (a build bug).
-const Spec& embedded_spec();
+// Parsed and checked once per mode; throws std::logic_error if the embedded text does not load (a
+// build bug).
+const Spec& embedded_spec(Mode mode = Mode::kWhole);
 
 }  // namespace zkrv::spec::air

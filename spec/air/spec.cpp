@@ -38,6 +38,8 @@ const char* rows_name(Rows r) {
   }
 }
 
+const char* mode_name(Mode m) { return m == Mode::kSegmented ? "segmented" : "whole"; }
+
 int Table::column_index(const std::string& n) const {
   for (size_t i = 0; i < columns.size(); ++i)
     if (columns[i].name == n) return static_cast<int>(i);
@@ -142,6 +144,7 @@ std::vector<std::string> split_top(const std::string& s) {
 
 class Loader {
  public:
+  explicit Loader(Mode mode) { spec_.mode = mode; }
   LoadResult run(const std::vector<SourceFile>& files) {
     for (const auto& f : files) parse_file(f);
     if (errors_.empty()) check();
@@ -160,6 +163,7 @@ class Loader {
     size_t line_no = 0;
     bool in_block = false;
     Table* table = nullptr;
+    bool left_out = false;  // in a table of the other mode: its statements are not this AIR's
     while (std::getline(in, raw)) {
       ++line_no;
       const Location at{f.name, line_no};
@@ -171,7 +175,22 @@ class Loader {
       if (!in_block) continue;
       Line l{raw};
       if (l.done() || l.rest()[0] == '#') continue;
-      const std::string kw = l.word();
+      std::string kw = l.word();
+      if (kw == "whole" || kw == "segmented") {  // a statement of one AIR only
+        const Mode only = kw == "whole" ? Mode::kWhole : Mode::kSegmented;
+        kw = l.word();
+        if (kw.empty() || kw == "whole" || kw == "segmented" || kw == "max_degree") {
+          error(at, "'whole' and 'segmented' mark a public, busdef, table, column, constraint, bus, assume, padding, "
+                    "adequacy or free statement");
+          continue;
+        }
+        if (only != spec_.mode) {
+          if (kw == "table") left_out = true, table = nullptr;
+          continue;
+        }
+      }
+      if (kw == "table") left_out = false;
+      else if (left_out) continue;
       if (kw == "max_degree") {
         const std::string v = l.word();
         if (v.empty() || v.size() > 2 || v.find_first_not_of("0123456789") != std::string::npos || !l.done())
@@ -210,7 +229,7 @@ class Loader {
         else if (kw == "free") parse_free(*table, l, at);
         else parse_assume(*table, l, at);
       } else {
-        error(at, "unknown statement '" + kw + "' (expected max_degree, public, busdef, table, column, constraint, bus, assume, padding, adequacy, free)");
+        error(at, "unknown statement '" + kw + "' (expected max_degree, public, busdef, table, column, constraint, bus, assume, padding, adequacy, free, optionally after whole or segmented)");
       }
     }
     if (in_block) error({f.name, line_no}, "unterminated ```zkrv block");
@@ -533,9 +552,9 @@ class Loader {
 
 }  // namespace
 
-LoadResult load_spec(const std::vector<SourceFile>& files) { return Loader().run(files); }
+LoadResult load_spec(const std::vector<SourceFile>& files, Mode mode) { return Loader(mode).run(files); }
 
-LoadResult load_spec_dir(const std::string& dir) {
+LoadResult load_spec_dir(const std::string& dir, Mode mode) {
   std::vector<SourceFile> files;
   std::vector<std::filesystem::path> paths;
   std::error_code ec;
@@ -552,7 +571,7 @@ LoadResult load_spec_dir(const std::string& dir) {
     ss << in.rdbuf();
     files.push_back({p.string(), ss.str()});
   }
-  return load_spec(files);
+  return load_spec(files, mode);
 }
 
 }  // namespace zkrv::spec::air

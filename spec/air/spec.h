@@ -31,6 +31,12 @@ inline size_t padded_height(size_t rows, size_t min_rows) {
   return h;
 }
 
+// Which AIR the documents describe (spec/README.md, "Constraint spec format"): a whole run's
+// (protocol:stark:*, every statement but those marked `segmented`) or one segment's of a bundle
+// (protocol:segments:*, every statement but those marked `whole`).
+enum class Mode { kWhole, kSegmented };
+const char* mode_name(Mode m);
+
 struct SpecError {
   Location at;
   std::string what;
@@ -148,6 +154,7 @@ struct PublicDecl {
   Location at;
 };
 struct Spec {
+  Mode mode = Mode::kWhole;
   unsigned max_degree = 0;
   std::vector<BusDecl> buses;
   std::vector<PublicDecl> publics;
@@ -166,9 +173,9 @@ struct LoadResult {
   std::optional<Spec> spec;
   std::vector<SpecError> errors;
 };
-// Parses and checks; spec is set only when there is no error.
-LoadResult load_spec(const std::vector<SourceFile>& files);
+// Parses and checks the AIR of `mode`; spec is set only when there is no error.
+LoadResult load_spec(const std::vector<SourceFile>& files, Mode mode = Mode::kWhole);
 // Reads spec/tables/air.md then every other *.md in the folder, sorted by name.
-LoadResult load_spec_dir(const std::string& dir);
+LoadResult load_spec_dir(const std::string& dir, Mode mode = Mode::kWhole);
 
 }  // namespace zkrv::spec::air

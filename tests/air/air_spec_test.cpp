@@ -3,6 +3,8 @@
 // reports the column of a syntax error, and computes degrees and values.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "spec/air/spec.h"
 
 namespace zkrv::spec::air {
@@ -19,6 +21,75 @@ TEST(AirSpec, TheRepositorySpecLoads) {
   EXPECT_EQ(pad->fixed, (std::vector<std::pair<std::string, uint64_t>>{{"wr_zero", 1}}));
   EXPECT_EQ(pad->counting, std::vector<std::string>{"clk"});
   EXPECT_FALSE(r.spec->table("byte")->padding);  // every row fixed by the verifier
+}
+
+// The documents describe two AIRs (spec/tables/air.md, "A whole run and a segment"): the whole
+// run's is every statement but the segmented ones, a segment's every statement but the whole ones.
+TEST(AirSpec, TheSegmentedSpecLoadsAndDiffersOnlyWhereMarked) {
+  const auto w = load_spec_dir(ZKRV_SPEC_DIR, Mode::kWhole), g = load_spec_dir(ZKRV_SPEC_DIR, Mode::kSegmented);
+  ASSERT_TRUE(w.spec) << w.errors.front().str();
+  ASSERT_TRUE(g.spec) << g.errors.front().str();
+  EXPECT_EQ(w.spec->mode, Mode::kWhole);
+  EXPECT_EQ(g.spec->mode, Mode::kSegmented);
+  // memb and gmem exist in segments only; gmem is the last bus, so every other bus keeps its tag
+  EXPECT_EQ(w.spec->table("memb"), nullptr);
+  ASSERT_NE(g.spec->table("memb"), nullptr);
+  EXPECT_EQ(w.spec->bus("gmem"), nullptr);
+  EXPECT_EQ(g.spec->bus_index("gmem"), g.spec->buses.size() - 1);
+  ASSERT_EQ(g.spec->buses.size(), w.spec->buses.size() + 1);
+  for (size_t i = 0; i < w.spec->buses.size(); ++i) EXPECT_EQ(g.spec->buses[i].name, w.spec->buses[i].name);
+  // the whole run's publics first, then the segment's
+  ASSERT_EQ(w.spec->publics.size(), 2u);
+  ASSERT_EQ(g.spec->publics.size(), 14u);
+  for (size_t i = 0; i < 2; ++i) EXPECT_EQ(g.spec->publics[i].name, w.spec->publics[i].name);
+  // every table but memb in both, with the whole run's IDs plus the segment's own: a whole
+  // statement's ID reappears in its segmented form
+  for (const auto& t : w.spec->tables) {
+    const Table* s = g.spec->table(t.name);
+    ASSERT_NE(s, nullptr) << t.name;
+    std::set<std::string> ids(s->ids.begin(), s->ids.end());
+    for (const auto& id : t.ids) EXPECT_TRUE(ids.count(id)) << id << " has no segmented form";
+  }
+  auto forms = [](const Spec& sp, const std::string& table, const std::string& id) {
+    for (const auto& c : sp.table(table)->constraints)
+      if (c.id == id) return to_string(*c.expr);
+    return std::string();
+  };
+  EXPECT_EQ(forms(*w.spec, "cpu", "cpu:c:clk_first"), "clk");
+  EXPECT_EQ(forms(*g.spec, "cpu", "cpu:c:clk_first"), "(clk - clk_start)");
+  EXPECT_EQ(forms(*w.spec, "cpu", "cpu:c:full_last"), "");
+  EXPECT_NE(forms(*g.spec, "cpu", "cpu:c:full_last"), "");
+  EXPECT_EQ(w.spec->table("regs")->columns.size() + 8, g.spec->table("regs")->columns.size());
+}
+
+TEST(AirSpec, WholeAndSegmentedMarkOneAirsStatements) {
+  const std::string air = "```zkrv\nmax_degree 3\nbusdef b (v: field)\nsegmented public p \"a public\"\n```\n";
+  const std::string t =
+      "```zkrv\ntable t\ncolumn x main field \"x\"\nsegmented column y main field \"y\"\n"
+      "whole constraint t:c:c every: x\nsegmented constraint t:c:c every: x - y - p\n"
+      "bus t:b:s send b (x)\nbus t:b:r receive b (x)\n```\n";
+  const std::string u = "```zkrv\nsegmented table u\ncolumn z main field \"z\"\nconstraint u:c:z every: z - p\n```\n";
+  const auto w = load_spec({{"air.md", air}, {"t.md", t}, {"u.md", u}}, Mode::kWhole);
+  ASSERT_TRUE(w.spec) << w.errors.front().str();
+  EXPECT_EQ(w.spec->tables.size(), 1u);  // u is a segment's only, and its p is not declared here
+  EXPECT_EQ(w.spec->table("t")->columns.size(), 1u);
+  EXPECT_EQ(to_string(*w.spec->table("t")->constraints.at(0).expr), "x");
+  const auto g = load_spec({{"air.md", air}, {"t.md", t}, {"u.md", u}}, Mode::kSegmented);
+  ASSERT_TRUE(g.spec) << g.errors.front().str();
+  EXPECT_EQ(g.spec->tables.size(), 2u);
+  EXPECT_EQ(to_string(*g.spec->table("t")->constraints.at(0).expr), "((x - y) - p)");
+  // an ID twice in one AIR is still a duplicate; a mark needs a statement after it
+  const std::string twice = "```zkrv\ntable t\ncolumn x main field \"x\"\nconstraint t:c:c every: x\n"
+                            "segmented constraint t:c:c every: x\nbus t:b:s send b (x)\nbus t:b:r receive b (x)\n```\n";
+  const auto d = load_spec({{"air.md", air}, {"t.md", twice}}, Mode::kSegmented);
+  ASSERT_FALSE(d.errors.empty());
+  EXPECT_EQ(d.errors.front().str(), "t.md:5: duplicate ID 't:c:c'");
+  EXPECT_TRUE(load_spec({{"air.md", air}, {"t.md", twice}}, Mode::kWhole).spec);
+  for (const std::string bad : {"segmented", "whole segmented table t", "segmented max_degree 3"}) {
+    const auto e = load_spec({{"air.md", "```zkrv\nmax_degree 3\n" + bad + "\n```\n"}}, Mode::kSegmented);
+    ASSERT_FALSE(e.errors.empty()) << bad;
+    EXPECT_NE(e.errors.front().what.find("'whole' and 'segmented' mark a public"), std::string::npos) << e.errors.front().str();
+  }
 }
 
 TEST(AirSpec, Expressions) {
