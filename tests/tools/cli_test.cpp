@@ -99,6 +99,11 @@ TEST_F(Cli, RunPrintsHowARunIsCut) {
     EXPECT_EQ(u.code, cli::kUsage) << bad;
     EXPECT_NE(u.err.find("is not a power of two from 1024 to 2097152"), std::string::npos) << u.err;
   }
+  // zkrv check against the segment AIR: every segment holds, every bus balances across them
+  auto c = zkrv("check -q " + elf + " --segment-cycles 1024");
+  EXPECT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(c.out, "3 segments of 2^10 cycles: every segment's constraints hold and every bus balances\n") << c.err;
+  EXPECT_EQ(zkrv("check " + elf + " --segment-cycles 1024 --spec " + dir_.string()).code, cli::kUsage);
   // a run that faults is not cut: the one fault line, nothing else
   auto f = zkrv("run " + elf + " --segment-cycles 1024 --max-cycles 2000");
   EXPECT_EQ(f.code, cli::fault_exit_code(spec::FaultKind::kCycleLimit));

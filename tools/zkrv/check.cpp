@@ -1,6 +1,7 @@
 // zkrv check: execute a guest, build its AIR tables and check every constraint and bus of the
 // constraint spec (no proof); with --reference or --spec, or to explain a failure, the reference
 // evaluator checks them and the spec's own expressions are checked to agree with it.
+#include <bit>
 #include <iostream>
 #include <optional>
 
@@ -8,6 +9,7 @@
 #include "optimized/trace/trace.h"
 #include "reference/air/check.h"
 #include "reference/air/interpret.h"
+#include "reference/air/segment_trace.h"
 #include "spec/air/embedded.h"
 #include "spec/air/spec.h"
 #include "tools/zkrv/commands.h"
@@ -27,6 +29,10 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
                                         "of the one built into zkrv")
       ->check(CLI::ExistingDirectory);
   chk->add_flag("-q,--quiet", a.quiet, "no progress lines on stderr");
+  chk->add_option("--segment-cycles", a.segment_cycles,
+                  "cut the run into segments of N cycles (a power of two, 1024 to 2097152) and check every segment "
+                  "against the segment AIR and every bus across them (reference builder and the spec's expressions; slow)")
+      ->check(segment_cycles())->excludes("--spec");
   chk->add_flag("--reference", a.reference, "check with the reference evaluator and the spec's expressions interpreted "
                                             "beside it (slow), instead of the evaluator generated from the spec");
   chk->footer("Prints \"N constraints on M rows in K tables hold; B buses balance\", or FAIL and the first failing\n"
@@ -50,6 +56,31 @@ int cmd_check(const CheckArgs& a) {
   spec::ExecOptions opt;
   opt.max_cycles = a.max_cycles;
   opt.random_seed = a.seed;
+  if (a.segment_cycles) {  // spec: protocol:segments:* — the segment AIR on the run's segments
+    const unsigned k = static_cast<unsigned>(std::countr_zero(*a.segment_cycles));
+    cli::progress("executing " + a.program + " and cutting it into segments of 2^" + std::to_string(k) + " cycles ...");
+    spec::RunPlanner planner(g.image, k);
+    std::vector<spec::StepRecord> steps;
+    spec::attach(planner, opt, [&](std::span<const spec::StepRecord> c) { steps.insert(steps.end(), c.begin(), c.end()); });
+    auto r = opt::execute(g.image, g.input, opt);
+    if (r.status != spec::ExitStatus::kExited)
+      return fail(cli::fault_exit_code(r.fault.kind),
+                  "only runs that exit can be checked; this one stopped: " + spec::describe(r.fault));
+    const spec::RunPlan plan = planner.finish(r);
+    r.trace = std::move(steps);
+    cli::progress(std::to_string(r.cycles) + " cycles in " + std::to_string(plan.count()) +
+                  " segments; building and checking them ...");
+    const auto report = ref::air::check_segment_traces(ref::air::build_segment_traces(g.image, r, plan));
+    const std::string head = std::to_string(plan.count()) + " segments of 2^" + std::to_string(k) + " cycles: ";
+    if (!report.ok()) {
+      std::cout << "FAIL: " << head << report.summary() << "\n";
+      return cli::kFailed;
+    }
+    std::cout << head << report.summary() << "\n";
+    cli::progress("exit code " + std::to_string(static_cast<uint32_t>(r.exit_code)) + ", public output " +
+                  std::to_string(r.output.size()) + " byte(s)");
+    return 0;
+  }
   const bool fast = !a.reference && a.spec_dir.empty();
   std::string summary;
   size_t out = 0;

@@ -83,6 +83,7 @@ struct CheckArgs {
   std::string program, input, spec_dir;  // spec_dir empty: the spec built into zkrv
   uint64_t max_cycles = uint64_t{1} << 22;
   uint64_t seed = 0;
+  std::optional<uint64_t> segment_cycles;
   bool quiet = false, reference = false;
 };
 CLI::App* add_check(CLI::App& app, CheckArgs& a);
