@@ -1,5 +1,6 @@
 #include "spec/bundle.h"
 
+#include <array>
 #include <stdexcept>
 
 #include "spec/codec.h"
@@ -38,6 +39,102 @@ std::vector<uint8_t> encode_bundle_statement(const StarkOptions& o, const Bundle
   }
   for (uint64_t c : s.chunks) put(b, c, 8);
   return b;
+}
+
+ParsedBundleStatement decode_bundle_statement(std::span<const uint8_t> bytes) {
+  codec::Reader r(bytes);
+  ParsedBundleStatement out;
+  auto failed = [&]() {
+    out.error = r.err;
+    return out;
+  };
+  const size_t vat = r.pos();
+  if (const uint64_t v = r.uint(4); r.ok() && v != kBundleVersion)
+    r.fail_at(vat, ParseError::Kind::kBadVersion, "bundle statement version " + std::to_string(v) + ", this verifier reads " +
+                                                     std::to_string(kBundleVersion));
+  StarkOptions o;
+  o.log_blowup = static_cast<unsigned>(r.uint(1));
+  o.num_queries = static_cast<unsigned>(r.uint(2));
+  o.pow_bits = static_cast<unsigned>(r.uint(1));
+  o.log_final_size = static_cast<unsigned>(r.uint(1));
+  BundleStatement st;
+  st.program_digest = r.digest();
+  st.exit_code = static_cast<uint32_t>(r.uint(4));
+  const size_t oat = r.pos();
+  const uint64_t olen = r.uint(8);
+  if (r.ok() && olen > r.left()) r.fail_at(oat, ParseError::Kind::kTooLarge, "output length exceeds the remaining bytes");
+  if (!r.ok()) return failed();
+  st.output.resize(static_cast<size_t>(olen));
+  for (auto& b : st.output) b = static_cast<uint8_t>(r.uint(1));
+  const size_t nat = r.pos();
+  const uint64_t n = r.uint(4);
+  st.log_segment = static_cast<unsigned>(r.uint(1));
+  const uint64_t t = r.uint(1);
+  constexpr uint64_t kBoundaryBytes = 8 + 31 * 8 + 8 + 1 + 8, kChunkBytes = 8;
+  if (r.ok() && (n > r.left() || n * t + (n + 1) * (kBoundaryBytes + kChunkBytes) > r.left()))
+    r.fail_at(nat, ParseError::Kind::kTooLarge, "segment count exceeds the remaining bytes");
+  if (!r.ok()) return failed();
+  st.log_heights.assign(static_cast<size_t>(n), std::vector<uint8_t>(static_cast<size_t>(t)));
+  for (auto& h : st.log_heights)
+    for (auto& x : h) x = static_cast<uint8_t>(r.uint(1));
+  st.boundaries.resize(static_cast<size_t>(n + 1));
+  for (BoundaryState& b : st.boundaries) {
+    b.pc = r.uint(8);
+    for (size_t i = 1; i < 32; ++i) b.regs[i] = r.uint(8);
+    b.ipos = r.uint(8);
+    const size_t eat = r.pos();
+    const uint64_t eof = r.uint(1);
+    if (r.ok() && eof > 1) r.fail_at(eat, ParseError::Kind::kNonCanonical, "end of input must be 0 or 1");
+    b.eof = eof == 1;
+    b.opos = r.uint(8);
+  }
+  st.chunks.resize(static_cast<size_t>(n + 1));
+  for (uint64_t& c : st.chunks) c = r.uint(8);
+  if (r.ok() && r.left() != 0) r.fail(ParseError::Kind::kTrailingBytes, "trailing bytes after the bundle statement");
+  if (!r.ok()) return failed();
+  out.options = o;
+  out.statement = std::move(st);
+  return out;
+}
+
+std::optional<std::string> check_bundle_statement(const BundleStatement& s, uint64_t entry, uint64_t max_cycles) {
+  const size_t n = s.segments();
+  if (n < 2) return "a bundle has at least 2 segments (a run of one segment is a proof of the whole run)";
+  const bool k_ok = s.log_segment >= kMinSegmentLog && s.log_segment <= kMaxSegmentLog;
+  if (auto why = check_segmenting(k_ok ? uint64_t{n} << s.log_segment : 0, s.log_segment, max_cycles)) return why;
+  if (s.boundaries.size() != n + 1 || s.chunks.size() != n + 1) return "a bundle has N + 1 boundary states and chunk bounds";
+  for (const auto& h : s.log_heights)
+    if (h.size() != s.log_heights[0].size()) return "every segment of a bundle has the same tables";
+  const BoundaryState& first = s.boundaries.front();
+  if (first.pc != entry || first.ipos != 0 || first.eof || first.opos != 0 || first.regs != std::array<uint64_t, 32>{})
+    return "the first segment must start at the ELF's entry with every register, position and the end of input 0";
+  if (s.boundaries.back().regs != std::array<uint64_t, 32>{}) return "the last boundary's registers must be 0 (unused)";
+  for (size_t i = 0; i <= n; ++i) {
+    const BoundaryState& b = s.boundaries[i];
+    if (b.regs[0] != 0) return "x0 is 0 at every boundary";
+    if (i == 0) continue;
+    const BoundaryState& a = s.boundaries[i - 1];
+    if (b.ipos < a.ipos || b.opos < a.opos || (a.eof && !b.eof))
+      return "boundary " + std::to_string(i) + ": the input position, the output position and the end of input never fall";
+  }
+  if (s.boundaries.back().opos != s.output.size()) return "the last boundary's output position must be the output's length";
+  if (s.chunks.front() != 0) return "the first chunk bound must be 0";
+  for (size_t i = 1; i <= n; ++i)
+    if (s.chunks[i] < s.chunks[i - 1]) return "chunk bound " + std::to_string(i) + " falls";
+  if (s.chunks.back() >= kAddressLimit) return "the last chunk bound must be below 2^32";
+  return std::nullopt;
+}
+
+std::vector<std::pair<std::string, uint64_t>> segment_publics(unsigned log_segment, uint32_t exit_code,
+                                                              std::span<const BoundaryState> boundaries,
+                                                              std::span<const uint64_t> chunks, size_t s) {
+  const BoundaryState &in = boundaries[s], &end = boundaries[s + 1];
+  const bool more = s + 2 < boundaries.size();
+  return {{"entry", in.pc},          {"exit_code", exit_code},  {"clk_start", uint64_t{s} << log_segment},
+          {"more", more},            {"seg", s},                {"pc_end", end.pc},
+          {"ipos_start", in.ipos},   {"ipos_end", end.ipos},    {"eof_start", in.eof},
+          {"eof_end", end.eof},      {"opos_start", in.opos},   {"opos_end", end.opos},
+          {"init_prev", chunks[s]},  {"init_last", chunks[s + 1]}};
 }
 
 }  // namespace zkrv::spec

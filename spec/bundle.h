@@ -4,6 +4,10 @@
 // (protocol:segments:transcript).
 
 #include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "spec/run_segments.h"
@@ -29,5 +33,31 @@ struct BundleStatement {
 // Σ_0 … Σ_N (u64 pc, u64 x1 … x31, u64 ipos, u8 eof, u64 opos), C_0 … C_N (u64). Throws
 // std::invalid_argument when the counts disagree (N boundaries and chunks + 1, T equal).
 std::vector<uint8_t> encode_bundle_statement(const StarkOptions& o, const BundleStatement& s);
+
+// The statement back from exactly its bytes (protocol:proof:stark's decoding rules: typed errors
+// with offsets, counts checked against the bytes left before anything is allocated, eof a bit, no
+// trailing bytes). The options are returned as read; check_options judges them.
+struct ParsedBundleStatement {
+  std::optional<StarkOptions> options;
+  std::optional<BundleStatement> statement;
+  std::optional<ParseError> error;
+};
+ParsedBundleStatement decode_bundle_statement(std::span<const uint8_t> bytes);
+
+// spec: protocol:segments:boundary, protocol:segments:cut, protocol:segments:shapes — what the
+// verifier checks of the cut before any segment: N >= 2 segments of 2^k cycles, 10 <= k <= 21,
+// N·2^k within `max_cycles`; Σ_0 the ELF's `entry` with registers, positions and eof 0; Σ_N's
+// registers 0; x0 0 everywhere; eof, ipos and opos never fall and opos_N is the output's length;
+// C_0 = 0, C never falls, C_N < 2^32; every segment with the same number of tables. Why not, or
+// nothing.
+std::optional<std::string> check_bundle_statement(const BundleStatement& s, uint64_t entry, uint64_t max_cycles);
+
+// spec: protocol:segments:publics — segment s's public values by name, from the statement: entry
+// and pc_end (Σ_s's and Σ_(s+1)'s pc; in the last segment pc_end is the exit's), clk_start = s·2^k,
+// more, seg, the positions and eof from Σ_s and Σ_(s+1), init_prev = C_s, init_last = C_(s+1), the
+// exit code.
+std::vector<std::pair<std::string, uint64_t>> segment_publics(unsigned log_segment, uint32_t exit_code,
+                                                              std::span<const BoundaryState> boundaries,
+                                                              std::span<const uint64_t> chunks, size_t s);
 
 }  // namespace zkrv::spec

@@ -9,6 +9,7 @@
 #include "reference/air/interpret.h"
 #include "reference/field/goldilocks.h"
 #include "spec/air/embedded.h"
+#include "spec/bundle.h"
 
 namespace zkrv::ref::air {
 namespace {
@@ -86,21 +87,9 @@ std::vector<AirTrace> build_segment_traces(const spec::ProgramImage& image, cons
     const bool more = s + 1 < n;
     const spec::BoundaryState &in = plan.boundaries[s], &end = plan.boundaries[s + 1];
     AirTrace t;
-    // spec: protocol:segments:publics
-    t.publics = {{"entry", in.pc},
-                 {"exit_code", whole.publics.at("exit_code")},
-                 {"clk_start", c0},
-                 {"more", more},
-                 {"seg", s},
-                 {"pc_end", more ? end.pc : 0},
-                 {"ipos_start", in.ipos},
-                 {"ipos_end", end.ipos},
-                 {"eof_start", in.eof},
-                 {"eof_end", end.eof},
-                 {"opos_start", in.opos},
-                 {"opos_end", end.opos},
-                 {"init_prev", plan.chunks[s]},
-                 {"init_last", plan.chunks[s + 1]}};
+    for (const auto& [name, v] : spec::segment_publics(k, static_cast<uint32_t>(whole.publics.at("exit_code")),
+                                                       plan.boundaries, plan.chunks, s))
+      t.publics[name] = v;
     for (const char* name : {"and8", "byte", "range16", "segments", "image", "program", "pow2"})
       t.tables.push_back(whole.table(name));
 

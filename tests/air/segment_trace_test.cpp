@@ -134,6 +134,13 @@ TEST_F(SegmentAttack, BoundaryPc) {
   EXPECT_TRUE(fails_with(rep, "segment 0: constraint cpu:c:halt_stays_last")) << all(rep);
 }
 
+// The last boundary's pc is the exit's: another one is a second encoding of the statement.
+TEST_F(SegmentAttack, ExitPc) {
+  b_.segments.back().publics["pc_end"] += 4;
+  const auto rep = ref::air::check_segment_traces(b_.segments);
+  EXPECT_TRUE(fails_with(rep, "segment 3: constraint cpu:c:exit_pc")) << all(rep);
+}
+
 // Σ_1's s0 (x8, the buffer pointer) moved in both segments: segment 0 ends with another value.
 TEST_F(SegmentAttack, BoundaryRegister) {
   for (const char* col : {"ev0", "iv0"}) {

@@ -164,5 +164,88 @@ TEST(BundleTranscript, StatementBytes) {
   EXPECT_THROW(spec::encode_bundle_statement({}, bad), std::invalid_argument);
 }
 
+// protocol:segments:proof's statement decoded from exactly its bytes, with typed errors.
+TEST(BundleStatement, DecodesItsOwnBytesAndRejectsEveryMalformedOne) {
+  const spec::StarkOptions o{};
+  const auto bytes = spec::encode_bundle_statement(o, bundle());
+  const auto d = spec::decode_bundle_statement(bytes);
+  ASSERT_TRUE(d.statement) << d.error->what;
+  EXPECT_EQ(*d.options, o);
+  EXPECT_EQ(spec::encode_bundle_statement(*d.options, *d.statement), bytes);
+  EXPECT_EQ(d.statement->boundaries, bundle().boundaries);
+  EXPECT_EQ(d.statement->chunks, bundle().chunks);
+  EXPECT_EQ(d.statement->log_heights, bundle().log_heights);
+  for (size_t cut = 0; cut < bytes.size(); ++cut) {  // every truncation: a typed error, never a crash
+    const auto t = spec::decode_bundle_statement(std::span(bytes).first(cut));
+    ASSERT_TRUE(t.error) << cut;
+    EXPECT_TRUE(t.error->kind == spec::ParseError::Kind::kTruncated || t.error->kind == spec::ParseError::Kind::kTooLarge)
+        << cut << ": " << t.error->what;
+  }
+  auto with = [&](size_t at, uint8_t v) {
+    auto b = bytes;
+    b[at] = v;
+    return spec::decode_bundle_statement(b);
+  };
+  auto longer = bytes;
+  longer.push_back(0);
+  EXPECT_EQ(spec::decode_bundle_statement(longer).error->kind, spec::ParseError::Kind::kTrailingBytes);
+  EXPECT_EQ(with(0, 2).error->kind, spec::ParseError::Kind::kBadVersion);
+  const size_t n_at = 4 + 5 + 32 + 4 + 8 + 3;  // u32 N
+  const auto big_n = with(n_at + 3, 0x40);
+  EXPECT_EQ(big_n.error->kind, spec::ParseError::Kind::kTooLarge);
+  EXPECT_EQ(big_n.error->offset, n_at);
+  const auto big_out = with(4 + 5 + 32 + 4 + 7, 0x80);  // the output length's top byte
+  EXPECT_EQ(big_out.error->kind, spec::ParseError::Kind::kTooLarge);
+  const size_t eof_at = n_at + 4 + 1 + 1 + 4 + 8 + 31 * 8 + 8;  // Σ_0's eof
+  const auto bad_eof = with(eof_at, 2);
+  EXPECT_EQ(bad_eof.error->kind, spec::ParseError::Kind::kNonCanonical);
+  EXPECT_EQ(bad_eof.error->offset, eof_at);
+}
+
+// protocol:segments:boundary: what the verifier checks of the cut before any segment.
+TEST(BundleStatement, TheVerifierChecksTheCut) {
+  const uint64_t entry = 0x10000, bound = spec::kDefaultMaxCycles;
+  EXPECT_EQ(spec::check_bundle_statement(bundle(), entry, bound), std::nullopt);
+  auto broken = [&](auto edit) {
+    auto st = bundle();
+    edit(st);
+    const auto why = spec::check_bundle_statement(st, entry, bound);
+    return why ? *why : std::string("accepted");
+  };
+  EXPECT_EQ(spec::check_bundle_statement(bundle(), 0x10004, bound),
+            "the first segment must start at the ELF's entry with every register, position and the end of input 0");
+  EXPECT_EQ(spec::check_bundle_statement(bundle(), entry, 2047), "2 segments of 2^10 cycles exceed the cycle bound of 2047");
+  EXPECT_EQ(broken([](auto& s) { s.log_heights.pop_back(), s.boundaries.pop_back(), s.chunks.pop_back(); }),
+            "a bundle has at least 2 segments (a run of one segment is a proof of the whole run)");
+  EXPECT_EQ(broken([](auto& s) { s.log_segment = 9; }), "a segment must be 2^10 to 2^21 cycles, not 2^9");
+  EXPECT_EQ(broken([](auto& s) { s.log_segment = 64; }), "a segment must be 2^10 to 2^21 cycles, not 2^64");
+  EXPECT_EQ(broken([](auto& s) { s.boundaries[0].regs[2] = 1; }),
+            "the first segment must start at the ELF's entry with every register, position and the end of input 0");
+  EXPECT_EQ(broken([](auto& s) { s.boundaries[2].regs[1] = 1; }), "the last boundary's registers must be 0 (unused)");
+  EXPECT_EQ(broken([](auto& s) { s.boundaries[1].regs[0] = 1; }), "x0 is 0 at every boundary");
+  for (auto edit : {+[](spec::BundleStatement& s) { s.boundaries[2].ipos = 4; },
+                    +[](spec::BundleStatement& s) { s.boundaries[2].eof = false; },
+                    +[](spec::BundleStatement& s) { s.boundaries[1].opos = 4; }})
+    EXPECT_NE(broken(edit).find("never fall"), std::string::npos) << broken(edit);
+  EXPECT_EQ(broken([](auto& s) { s.output.push_back(9); }), "the last boundary's output position must be the output's length");
+  EXPECT_EQ(broken([](auto& s) { s.chunks[0] = 1; }), "the first chunk bound must be 0");
+  EXPECT_EQ(broken([](auto& s) { s.chunks[2] = 0x10000; }), "chunk bound 2 falls");
+  EXPECT_EQ(broken([](auto& s) { s.chunks[2] = uint64_t{1} << 32; }), "the last chunk bound must be below 2^32");
+  EXPECT_EQ(broken([](auto& s) { s.log_heights[1].pop_back(); }), "every segment of a bundle has the same tables");
+}
+
+TEST(BundleStatement, SegmentPublicsComeFromTheStatement) {
+  const auto st = bundle();
+  using P = std::vector<std::pair<std::string, uint64_t>>;
+  EXPECT_EQ(spec::segment_publics(10, 3, st.boundaries, st.chunks, 0),
+            (P{{"entry", 0x10000}, {"exit_code", 3}, {"clk_start", 0}, {"more", 1}, {"seg", 0}, {"pc_end", 0x10100},
+               {"ipos_start", 0}, {"ipos_end", 5}, {"eof_start", 0}, {"eof_end", 1}, {"opos_start", 0}, {"opos_end", 2},
+               {"init_prev", 0}, {"init_last", 0x11000}}));
+  EXPECT_EQ(spec::segment_publics(10, 3, st.boundaries, st.chunks, 1),
+            (P{{"entry", 0x10100}, {"exit_code", 3}, {"clk_start", 1024}, {"more", 0}, {"seg", 1}, {"pc_end", 0x10200},
+               {"ipos_start", 5}, {"ipos_end", 5}, {"eof_start", 1}, {"eof_end", 1}, {"opos_start", 2}, {"opos_end", 3},
+               {"init_prev", 0x11000}, {"init_last", 0x12000}}));
+}
+
 }  // namespace
 }  // namespace zkrv

@@ -13,6 +13,7 @@
 #include "optimized/exec/fast_executor.h"
 #include "reference/elf/elf_loader.h"
 #include "reference/exec/executor.h"
+#include "spec/bundle.h"
 #include "spec/run_segments.h"
 #include "tests/support/elf_builder.h"
 #include "tests/support/random_program.h"
@@ -161,6 +162,13 @@ TEST(RunSegments, ExampleGuestsAgainstTruncatedRunsAndAReplay) {
     EXPECT_GE(p.count(), 3u) << "a guest too short to have several segments";
     expect_boundaries(g.image, g.input, p);
     expect_memory(g.image, g.input, p);
+    // the statement of a bundle of this cut passes the verifier's checks of it
+    spec::BundleStatement st;
+    st.log_segment = p.log_cycles, st.boundaries = p.boundaries, st.chunks = p.chunks;
+    st.log_heights.assign(p.count(), {5, 5});
+    spec::ExecOptions o;
+    st.output = opt::execute(g.image, g.input, o).output;
+    EXPECT_EQ(spec::check_bundle_statement(st, g.image.entry, spec::kDefaultMaxCycles), std::nullopt);
   }
 }
 
