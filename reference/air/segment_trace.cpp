@@ -261,6 +261,7 @@ BundleReport check_segment_traces(const std::vector<AirTrace>& segments) {
       S(BundleReport& r, decltype(balance)& b, int64_t g) : rep(r), bal(b), seg(g) {}
       void constraint(std::string_view table, std::string_view id, size_t row, uint64_t value) override {
         if (value == 0) return;
+        rep.failing.insert("segment " + std::to_string(seg) + ": constraint " + std::string(id));
         if (rep.failures.size() < 20)
           rep.failures.push_back("segment " + std::to_string(seg) + ": constraint " + std::string(id) + " fails in table " +
                                  std::string(table) + " at row " + std::to_string(row));

@@ -5,6 +5,7 @@
 // global bus gmem over the bundle. Plain and slow on purpose: each segment is cut from the whole
 // run's trace (build_trace), so this is for small runs, tests and `zkrv check`-sized work.
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@ void count_segment_lookups(AirTrace& trace);
 struct BundleReport {
   std::vector<std::string> failures;  // "segment s: constraint ID fails in table T at row r", at most 20
   size_t failure_count = 0;
+  std::set<std::string> failing;  // "segment s: constraint ID" for every constraint that fails somewhere
   std::vector<std::string> unbalanced;  // "bus B of segment s: (tuple) sent x, received y", at most 20
   bool ok() const { return failure_count == 0 && unbalanced.empty(); }
   std::string summary() const;
