@@ -17,15 +17,7 @@ std::vector<uint8_t> encode_bundle_statement(const StarkOptions& o, const Bundle
     if (h.size() != t || t > 255) throw std::invalid_argument("every segment of a bundle has the same tables");
   using codec::put;
   std::vector<uint8_t> b;
-  put(b, kBundleVersion, 4);
-  put(b, o.log_blowup, 1);
-  put(b, o.num_queries, 2);
-  put(b, o.pow_bits, 1);
-  put(b, o.log_final_size, 1);
-  b.insert(b.end(), s.program_digest.begin(), s.program_digest.end());
-  put(b, s.exit_code, 4);
-  put(b, s.output.size(), 8);
-  b.insert(b.end(), s.output.begin(), s.output.end());
+  codec::put_statement_head(b, kBundleVersion, o, s.program_digest, s.exit_code, s.output);
   put(b, n, 4);
   put(b, s.log_segment, 1);
   put(b, t, 1);

@@ -12,11 +12,28 @@
 
 #include "spec/field.h"
 #include "spec/fri.h"
+#include "spec/stark.h"
 
 namespace zkrv::spec::codec {
 
 inline void put(std::vector<uint8_t>& b, uint64_t v, int bytes) {
   for (int k = 0; k < bytes; ++k) b.push_back(static_cast<uint8_t>(v >> (8 * k)));
+}
+
+// The head every statement starts with (protocol:proof:stark, protocol:segments:proof): u32
+// version, the options (u8 log_blowup, u16 queries, u8 pow_bits, u8 log_final_size), the program
+// digest, u32 exit code, u64 output length and the output's bytes.
+inline void put_statement_head(std::vector<uint8_t>& b, uint32_t version, const StarkOptions& o, const Digest& digest,
+                               uint32_t exit_code, const std::vector<uint8_t>& output) {
+  put(b, version, 4);
+  put(b, o.log_blowup, 1);
+  put(b, o.num_queries, 2);
+  put(b, o.pow_bits, 1);
+  put(b, o.log_final_size, 1);
+  b.insert(b.end(), digest.begin(), digest.end());
+  put(b, exit_code, 4);
+  put(b, output.size(), 8);
+  b.insert(b.end(), output.begin(), output.end());
 }
 
 class Reader {

@@ -52,15 +52,7 @@ std::optional<std::string> check_options(const StarkOptions& o) {
 
 std::vector<uint8_t> encode_statement(const StarkOptions& o, const Statement& s) {
   std::vector<uint8_t> b;
-  put(b, kStarkProofVersion, 4);
-  put(b, o.log_blowup, 1);
-  put(b, o.num_queries, 2);
-  put(b, o.pow_bits, 1);
-  put(b, o.log_final_size, 1);
-  put_digest(b, s.program_digest);
-  put(b, s.exit_code, 4);
-  put(b, s.output.size(), 8);
-  b.insert(b.end(), s.output.begin(), s.output.end());
+  codec::put_statement_head(b, kStarkProofVersion, o, s.program_digest, s.exit_code, s.output);
   put(b, s.log_heights.size(), 1);
   b.insert(b.end(), s.log_heights.begin(), s.log_heights.end());
   return b;

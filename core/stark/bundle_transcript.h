@@ -44,10 +44,7 @@ class BundleTranscript {
   // α, β of every segment's buses: drawn after every main root.
   LogupDraw<Ext> sample_logup() {
     step(Step::kLogup);
-    LogupDraw<Ext> d;
-    d.alpha = tr_.squeeze_ext("logup-alpha");
-    d.beta = tr_.squeeze_ext("logup-beta");
-    return d;
+    return draw_logup<Ext>(tr_);
   }
   // Every segment's terminal sums, segment by segment, each in table order.
   void observe_logup_sums(const std::vector<std::vector<spec::Fp3Raw>>& sums) {

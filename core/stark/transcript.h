@@ -26,6 +26,16 @@ struct LogupDraw {
   E alpha, beta;
 };
 
+// spec: protocol:stark:logup, protocol:segments:transcript — α, β of the buses' denominators,
+// drawn the same way by a proof of one run and by a bundle's phase 1.
+template <class E, class Tr>
+LogupDraw<E> draw_logup(Tr& tr) {
+  LogupDraw<E> d;
+  d.alpha = tr.squeeze_ext("logup-alpha");
+  d.beta = tr.squeeze_ext("logup-beta");
+  return d;
+}
+
 template <class Tr>
 class StarkTranscript {
  public:
@@ -61,10 +71,7 @@ class StarkTranscript {
   // spec: protocol:stark:logup — α, β of the buses' denominators.
   LogupDraw<Ext> sample_logup() {
     step(Step::kLogup);
-    LogupDraw<Ext> d;
-    d.alpha = tr_.squeeze_ext("logup-alpha");
-    d.beta = tr_.squeeze_ext("logup-beta");
-    return d;
+    return draw_logup<Ext>(tr_);
   }
   // Every table's terminal sum, in table order, then the auxiliary columns' root.
   void observe_logup(const std::vector<spec::Fp3Raw>& terminal_sums, const spec::Digest& aux_root) {
