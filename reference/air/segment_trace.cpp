@@ -278,8 +278,9 @@ BundleReport check_segment_traces(const std::vector<AirTrace>& segments) {
   }
   for (const auto& [key, v] : balance) {
     if (v == 0) continue;
-    if (rep.unbalanced.size() >= 20) break;
     const auto& [bus, seg, tuple] = key;
+    rep.unbalanced_buses.insert("bus " + bus + (seg < 0 ? std::string(" of the bundle") : " of segment " + std::to_string(seg)));
+    if (rep.unbalanced.size() >= 20) continue;
     std::string t = "(";
     for (size_t i = 0; i < tuple.size(); ++i) t += (i ? ", " : "") + std::to_string(tuple[i]);
     rep.unbalanced.push_back("bus " + bus + (seg < 0 ? std::string(" of the bundle") : " of segment " + std::to_string(seg)) +

@@ -28,7 +28,8 @@ struct BundleReport {
   std::vector<std::string> failures;  // "segment s: constraint ID fails in table T at row r", at most 20
   size_t failure_count = 0;
   std::set<std::string> failing;  // "segment s: constraint ID" for every constraint that fails somewhere
-  std::vector<std::string> unbalanced;  // "bus B of segment s: (tuple) sent x, received y", at most 20
+  std::vector<std::string> unbalanced;  // "bus B of segment s: (tuple) sent - received = x", at most 20
+  std::set<std::string> unbalanced_buses;  // "bus B of segment s", "bus gmem of the bundle": every one
   bool ok() const { return failure_count == 0 && unbalanced.empty(); }
   std::string summary() const;
 };
