@@ -1,6 +1,7 @@
 #include "spec/bundle.h"
 
 #include <array>
+#include <cstring>
 #include <stdexcept>
 
 #include "spec/codec.h"
@@ -33,13 +34,11 @@ std::vector<uint8_t> encode_bundle_statement(const StarkOptions& o, const Bundle
   return b;
 }
 
-ParsedBundleStatement decode_bundle_statement(std::span<const uint8_t> bytes) {
-  codec::Reader r(bytes);
-  ParsedBundleStatement out;
-  auto failed = [&]() {
-    out.error = r.err;
-    return out;
-  };
+namespace {
+constexpr char kMagic[8] = {'Z', 'K', 'R', 'V', '-', 'S', 'E', 'G'};
+
+// The statement from r's position on; out.error is left to the caller (r.err).
+void read_statement(codec::Reader& r, ParsedBundleStatement& out) {
   const size_t vat = r.pos();
   if (const uint64_t v = r.uint(4); r.ok() && v != kBundleVersion)
     r.fail_at(vat, ParseError::Kind::kBadVersion, "bundle statement version " + std::to_string(v) + ", this verifier reads " +
@@ -55,7 +54,7 @@ ParsedBundleStatement decode_bundle_statement(std::span<const uint8_t> bytes) {
   const size_t oat = r.pos();
   const uint64_t olen = r.uint(8);
   if (r.ok() && olen > r.left()) r.fail_at(oat, ParseError::Kind::kTooLarge, "output length exceeds the remaining bytes");
-  if (!r.ok()) return failed();
+  if (!r.ok()) return;
   st.output.resize(static_cast<size_t>(olen));
   for (auto& b : st.output) b = static_cast<uint8_t>(r.uint(1));
   const size_t nat = r.pos();
@@ -65,7 +64,7 @@ ParsedBundleStatement decode_bundle_statement(std::span<const uint8_t> bytes) {
   constexpr uint64_t kBoundaryBytes = 8 + 31 * 8 + 8 + 1 + 8, kChunkBytes = 8;
   if (r.ok() && (n > r.left() || n * t + (n + 1) * (kBoundaryBytes + kChunkBytes) > r.left()))
     r.fail_at(nat, ParseError::Kind::kTooLarge, "segment count exceeds the remaining bytes");
-  if (!r.ok()) return failed();
+  if (!r.ok()) return;
   st.log_heights.assign(static_cast<size_t>(n), std::vector<uint8_t>(static_cast<size_t>(t)));
   for (auto& h : st.log_heights)
     for (auto& x : h) x = static_cast<uint8_t>(r.uint(1));
@@ -82,11 +81,75 @@ ParsedBundleStatement decode_bundle_statement(std::span<const uint8_t> bytes) {
   }
   st.chunks.resize(static_cast<size_t>(n + 1));
   for (uint64_t& c : st.chunks) c = r.uint(8);
-  if (r.ok() && r.left() != 0) r.fail(ParseError::Kind::kTrailingBytes, "trailing bytes after the bundle statement");
-  if (!r.ok()) return failed();
+  if (!r.ok()) return;
   out.options = o;
   out.statement = std::move(st);
+}
+}  // namespace
+
+ParsedBundleStatement decode_bundle_statement(std::span<const uint8_t> bytes) {
+  codec::Reader r(bytes);
+  ParsedBundleStatement out;
+  read_statement(r, out);
+  if (r.ok() && r.left() != 0) r.fail(ParseError::Kind::kTrailingBytes, "trailing bytes after the bundle statement");
+  if (!r.ok()) return ParsedBundleStatement{std::nullopt, std::nullopt, r.err};
   return out;
+}
+
+bool is_bundle(std::span<const uint8_t> bytes) { return bytes.size() >= 8 && std::memcmp(bytes.data(), kMagic, 8) == 0; }
+
+// spec: protocol:segments:proof
+std::vector<uint8_t> encode_bundle(const BundleProof& p) {
+  const size_t n = p.statement.segments();
+  if (p.main_roots.size() != n || p.terminal_sums.size() != n || p.segments.size() != n)
+    throw std::invalid_argument("a bundle has one main root, one list of terminal sums and one body per segment");
+  for (const auto& sums : p.terminal_sums)
+    if (sums.size() != p.statement.log_heights[0].size())
+      throw std::invalid_argument("a bundle's segment has one terminal sum per table");
+  std::vector<uint8_t> b(kMagic, kMagic + 8);
+  const auto st = encode_bundle_statement(p.options, p.statement);
+  b.insert(b.end(), st.begin(), st.end());
+  for (const Digest& d : p.main_roots) b.insert(b.end(), d.begin(), d.end());
+  for (const auto& sums : p.terminal_sums)
+    for (const Fp3Raw& c : sums) codec::put_fp3(b, c);
+  for (const SegmentProof& s : p.segments) codec::put_tail(b, s);
+  return b;
+}
+
+ParsedBundle decode_bundle(std::span<const uint8_t> bytes) {
+  codec::Reader r(bytes);
+  if (!is_bundle(bytes)) {
+    r.fail(ParseError::Kind::kBadMagic, "not a zkrv bundle (bad magic)");
+    return {std::nullopt, r.err};
+  }
+  r.uint(8);
+  ParsedBundleStatement st;
+  read_statement(r, st);
+  if (!r.ok()) return {std::nullopt, r.err};
+  BundleProof p;
+  p.options = *st.options;
+  p.statement = std::move(*st.statement);
+  const size_t n = p.statement.segments(), t = n ? p.statement.log_heights[0].size() : 0;
+  // every count against the bytes left before anything is allocated: N roots, N·T sums, and N
+  // bodies of at least their fixed 92 bytes (two roots, five counts, the nonce)
+  const size_t at = r.pos();
+  if (n * (32 + 24 * t + 92) > r.left()) {
+    r.fail_at(at, ParseError::Kind::kTooLarge, "segment count exceeds the remaining bytes");
+    return {std::nullopt, r.err};
+  }
+  p.main_roots.resize(n);
+  for (Digest& d : p.main_roots) d = r.digest();
+  p.terminal_sums.assign(n, std::vector<Fp3Raw>(t));
+  for (auto& sums : p.terminal_sums)
+    for (Fp3Raw& c : sums) c = codec::read_fp3(r);
+  p.segments.resize(n);
+  for (SegmentProof& s : p.segments) {
+    codec::read_tail(r, s);
+    if (!r.ok()) break;
+  }
+  if (r.ok() && r.left() != 0) r.fail(ParseError::Kind::kTrailingBytes, "trailing bytes after the bundle");
+  if (!r.ok()) return {std::nullopt, r.err};
+  return {std::move(p), std::nullopt};
 }
 
 std::optional<std::string> check_bundle_statement(const BundleStatement& s, uint64_t entry, uint64_t max_cycles) {

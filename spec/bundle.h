@@ -44,6 +44,37 @@ struct ParsedBundleStatement {
 };
 ParsedBundleStatement decode_bundle_statement(std::span<const uint8_t> bytes);
 
+// protocol:segments:proof — one segment's part of a bundle after phase 1: §7's body from the aux
+// root on.
+struct SegmentProof {
+  Digest aux_root{}, quotient_root{};
+  std::vector<Fp3Raw> ood;
+  std::vector<Digest> fri_roots;
+  std::vector<Fp3Raw> final_poly;
+  uint64_t pow_nonce = 0;
+  std::vector<QueryOpening> queries;
+  std::vector<FriLayerOpening> fri_openings;
+  friend bool operator==(const SegmentProof&, const SegmentProof&) = default;
+};
+struct BundleProof {
+  StarkOptions options;
+  BundleStatement statement;
+  std::vector<Digest> main_roots;                   // one per segment
+  std::vector<std::vector<Fp3Raw>> terminal_sums;  // per segment, one per table
+  std::vector<SegmentProof> segments;
+};
+// Magic `ZKRV-SEG`, the statement's bytes, the N main roots, N × T terminal sums, then each
+// segment's body. Throws std::invalid_argument when the counts disagree with the statement's.
+std::vector<uint8_t> encode_bundle(const BundleProof& p);
+struct ParsedBundle {
+  std::optional<BundleProof> proof;
+  std::optional<ParseError> error;
+};
+// Never throws; typed errors with offsets, as decode_stark_proof.
+ParsedBundle decode_bundle(std::span<const uint8_t> bytes);
+// Whether the bytes start with the bundle's magic (a bundle, not a proof of one run).
+bool is_bundle(std::span<const uint8_t> bytes);
+
 // spec: protocol:segments:boundary, protocol:segments:cut, protocol:segments:shapes — what the
 // verifier checks of the cut before any segment: N >= 2 segments of 2^k cycles, 10 <= k <= 21,
 // N·2^k within `max_cycles`; Σ_0 the ELF's `entry` with registers, positions and eof 0; Σ_N's

@@ -112,4 +112,67 @@ inline void read_layer_opening(Reader& r, FriLayerOpening& o) {
   for (Digest& d : o.merkle_proof) d = r.digest();
 }
 
+// One mixed-height opening (protocol:proof:stark): u32 V, V field elements, u32 D, D digests.
+inline void put_opening(std::vector<uint8_t>& b, const MixedOpening& o) {
+  put(b, o.values.size(), 4);
+  for (uint64_t v : o.values) put(b, v, 8);
+  put(b, o.siblings.size(), 4);
+  for (const Digest& d : o.siblings) b.insert(b.end(), d.begin(), d.end());
+}
+inline void read_opening(Reader& r, MixedOpening& o) {
+  o.values.resize(r.count(8, "opened value"));
+  for (uint64_t& v : o.values) v = r.field();
+  o.siblings.resize(r.count(32, "Merkle sibling"));
+  for (Digest& d : o.siblings) d = r.digest();
+}
+inline void put_fp3(std::vector<uint8_t>& b, const Fp3Raw& c) {
+  for (uint64_t v : c) put(b, v, 8);
+}
+inline Fp3Raw read_fp3(Reader& r) { return {r.field(), r.field(), r.field()}; }
+
+// A proof's body from its aux root on (protocol:proof:stark; protocol:segments:proof, per
+// segment): the aux and quotient roots, u32 count and the opened values, u32 count and the FRI
+// layer roots, u32 count and the final polynomial, u64 nonce, u32 count and the query openings
+// (main, aux, quotient), u32 count and the FRI layer openings. P is StarkProof or SegmentProof.
+template <class P>
+void put_tail(std::vector<uint8_t>& b, const P& p) {
+  b.insert(b.end(), p.aux_root.begin(), p.aux_root.end());
+  b.insert(b.end(), p.quotient_root.begin(), p.quotient_root.end());
+  put(b, p.ood.size(), 4);
+  for (const Fp3Raw& c : p.ood) put_fp3(b, c);
+  put(b, p.fri_roots.size(), 4);
+  for (const Digest& d : p.fri_roots) b.insert(b.end(), d.begin(), d.end());
+  put(b, p.final_poly.size(), 4);
+  for (const Fp3Raw& c : p.final_poly) put_fp3(b, c);
+  put(b, p.pow_nonce, 8);
+  put(b, p.queries.size(), 4);
+  for (const QueryOpening& q : p.queries) {
+    put_opening(b, q.main);
+    put_opening(b, q.aux);
+    put_opening(b, q.quotient);
+  }
+  put(b, p.fri_openings.size(), 4);
+  for (const FriLayerOpening& o : p.fri_openings) put_layer_opening(b, o);
+}
+template <class P>
+void read_tail(Reader& r, P& p) {
+  p.aux_root = r.digest();
+  p.quotient_root = r.digest();
+  p.ood.resize(r.count(24, "opened value"));
+  for (Fp3Raw& c : p.ood) c = read_fp3(r);
+  p.fri_roots.resize(r.count(32, "FRI layer root"));
+  for (Digest& d : p.fri_roots) d = r.digest();
+  p.final_poly.resize(r.count(24, "final polynomial coefficient"));
+  for (Fp3Raw& c : p.final_poly) c = read_fp3(r);
+  p.pow_nonce = r.uint(8);
+  p.queries.resize(r.count(24, "query"));
+  for (QueryOpening& q : p.queries) {
+    read_opening(r, q.main);
+    read_opening(r, q.aux);
+    read_opening(r, q.quotient);
+  }
+  p.fri_openings.resize(r.count(8, "FRI layer opening"));
+  for (FriLayerOpening& o : p.fri_openings) read_layer_opening(r, o);
+}
+
 }  // namespace zkrv::spec::codec

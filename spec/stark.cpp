@@ -16,22 +16,8 @@ using codec::Reader;
 constexpr char kMagic[8] = {'Z', 'K', 'R', 'V', '-', 'P', 'R', 'F'};
 
 void put_digest(std::vector<uint8_t>& b, const Digest& d) { b.insert(b.end(), d.begin(), d.end()); }
-void put_fp3(std::vector<uint8_t>& b, const Fp3Raw& c) {
-  for (uint64_t v : c) put(b, v, 8);
-}
-void put_opening(std::vector<uint8_t>& b, const MixedOpening& o) {
-  put(b, o.values.size(), 4);
-  for (uint64_t v : o.values) put(b, v, 8);
-  put(b, o.siblings.size(), 4);
-  for (const Digest& d : o.siblings) put_digest(b, d);
-}
-Fp3Raw read_fp3(Reader& r) { return {r.field(), r.field(), r.field()}; }
-void read_opening(Reader& r, MixedOpening& o) {
-  o.values.resize(r.count(8, "opened value"));
-  for (uint64_t& v : o.values) v = r.field();
-  o.siblings.resize(r.count(32, "Merkle sibling"));
-  for (Digest& d : o.siblings) d = r.digest();
-}
+using codec::put_fp3;
+using codec::read_fp3;
 
 }  // namespace
 
@@ -66,23 +52,7 @@ std::vector<uint8_t> encode_stark_proof(const StarkProof& p) {
   put_digest(b, p.main_root);
   put(b, p.terminal_sums.size(), 4);
   for (const Fp3Raw& c : p.terminal_sums) put_fp3(b, c);
-  put_digest(b, p.aux_root);
-  put_digest(b, p.quotient_root);
-  put(b, p.ood.size(), 4);
-  for (const Fp3Raw& c : p.ood) put_fp3(b, c);
-  put(b, p.fri_roots.size(), 4);
-  for (const Digest& d : p.fri_roots) put_digest(b, d);
-  put(b, p.final_poly.size(), 4);
-  for (const Fp3Raw& c : p.final_poly) put_fp3(b, c);
-  put(b, p.pow_nonce, 8);
-  put(b, p.queries.size(), 4);
-  for (const QueryOpening& q : p.queries) {
-    put_opening(b, q.main);
-    put_opening(b, q.aux);
-    put_opening(b, q.quotient);
-  }
-  put(b, p.fri_openings.size(), 4);
-  for (const FriLayerOpening& o : p.fri_openings) codec::put_layer_opening(b, o);
+  codec::put_tail(b, p);
   return b;
 }
 
@@ -126,23 +96,7 @@ ParsedStarkProof decode_stark_proof(std::span<const uint8_t> bytes) {
   p.main_root = r.digest();
   p.terminal_sums.resize(r.count(24, "terminal sum"));
   for (Fp3Raw& c : p.terminal_sums) c = read_fp3(r);
-  p.aux_root = r.digest();
-  p.quotient_root = r.digest();
-  p.ood.resize(r.count(24, "opened value"));
-  for (Fp3Raw& c : p.ood) c = read_fp3(r);
-  p.fri_roots.resize(r.count(32, "FRI layer root"));
-  for (Digest& d : p.fri_roots) d = r.digest();
-  p.final_poly.resize(r.count(24, "final polynomial coefficient"));
-  for (Fp3Raw& c : p.final_poly) c = read_fp3(r);
-  p.pow_nonce = r.uint(8);
-  p.queries.resize(r.count(24, "query"));
-  for (QueryOpening& q : p.queries) {
-    read_opening(r, q.main);
-    read_opening(r, q.aux);
-    read_opening(r, q.quotient);
-  }
-  p.fri_openings.resize(r.count(8, "FRI layer opening"));
-  for (FriLayerOpening& o : p.fri_openings) codec::read_layer_opening(r, o);
+  codec::read_tail(r, p);
   if (r.ok() && r.left() != 0) r.fail(ParseError::Kind::kTrailingBytes, "trailing bytes after the proof");
   if (!r.ok()) return failed();
   return {std::move(p), std::nullopt};

@@ -115,75 +115,86 @@ spec::SecurityShape AirLayout::largest_security_shape(unsigned log_max) const {
 }
 
 // spec: protocol:stark:layout
-const AirLayout& air_layout() {
-  static const AirLayout layout = [] {
-    const spec::air::Spec& spec = spec::air::embedded_spec();
-    AirLayout l;
-    for (const auto& p : spec.publics) l.publics.push_back(p.name);
-    for (const spec::air::Table& t : spec.tables) {
-      TableLayout tl;
-      tl.name = t.name;
-      tl.columns = t.columns.size();
-      for (const auto& c : t.columns) tl.column_names.push_back(c.name);
-      for (size_t c = 0; c < t.columns.size(); ++c) {
-        const bool pre = t.columns[c].kind == spec::air::ColumnKind::kPreprocessed;
-        ZKRV_ASSERT(t.columns[c].kind != spec::air::ColumnKind::kAuxiliary,
-                    "spec columns of kind auxiliary are not supported by the protocol");
-        tl.is_pre.push_back(pre);
-        (pre ? tl.pre : tl.main).push_back(c);
-      }
-      unsigned chunks = 1;
-      for (const auto& c : t.constraints) {
-        tl.constraints.push_back({c.id, c.rows, compile(spec, t, *c.expr)});
-        const unsigned d = tl.constraints.back().expr.degree;
-        const bool boundary = c.rows == spec::air::Rows::kFirst || c.rows == spec::air::Rows::kLast;
-        chunks = std::max(chunks, boundary ? d : (d > 0 ? d - 1 : 0));
-      }
-      for (const auto& b : t.buses) {
-        CompiledInteraction ci;
-        ci.id = b.id;
-        ci.send = b.send;
-        ci.tag = spec.bus_index(b.bus);
-        unsigned deg = 0;
-        for (const auto& e : b.tuple) {
-          ci.tuple.push_back(compile(spec, t, *e));
-          deg = std::max(deg, ci.tuple.back().degree);
-        }
-        ci.degree = deg;
-        if (b.mult) {
-          ci.mult = compile(spec, t, *b.mult);
-          ci.mult_bound = value_bound(t, *b.mult);
-        } else {
-          ci.mult.nodes.push_back(Node{Node::Op::kConst, 0, 0, 1});
-          ci.mult_bound = 1;
-        }
-        l.max_arity = std::max(l.max_arity, ci.tuple.size());
-        tl.interactions.push_back(std::move(ci));
-      }
-      // protocol:stark:logup_layout — consecutive interactions share a fraction column when
-      // f d1 d2 - s1 m1 d2 - s2 m2 d1 keeps degree <= 3; otherwise one per column.
-      const auto& in = tl.interactions;
-      for (size_t i = 0; i < in.size();) {
-        if (i + 1 < in.size() && 1 + in[i].degree + in[i + 1].degree <= 3 &&
-            in[i].mult.degree + in[i + 1].degree <= 3 && in[i + 1].mult.degree + in[i].degree <= 3) {
-          tl.fractions.push_back({i, i + 1});
-          // every row: degree - 1 of f d1 d2 (1 + D1 + D2), m1 d2 and m2 d1
-          const unsigned d = std::max({1 + in[i].degree + in[i + 1].degree, in[i].mult.degree + in[i + 1].degree,
-                                       in[i + 1].mult.degree + in[i].degree});
-          chunks = std::max(chunks, d > 0 ? d - 1 : 0u);
-          i += 2;
-        } else {
-          tl.fractions.push_back({i});
-          chunks = std::max(chunks, std::max(in[i].degree, in[i].mult.degree > 0 ? in[i].mult.degree - 1 : 0u));
-          i += 1;
-        }
-      }
-      tl.chunks = chunks;
-      l.tables.push_back(std::move(tl));
+namespace {
+AirLayout build_layout(spec::air::Mode mode) {
+  const spec::air::Spec& spec = spec::air::embedded_spec(mode);
+  AirLayout l;
+  l.mode = mode;
+  l.buses = spec.buses.size();
+  for (const auto& p : spec.publics) l.publics.push_back(p.name);
+  for (const spec::air::Table& t : spec.tables) {
+    TableLayout tl;
+    tl.name = t.name;
+    tl.columns = t.columns.size();
+    for (const auto& c : t.columns) tl.column_names.push_back(c.name);
+    for (size_t c = 0; c < t.columns.size(); ++c) {
+      const bool pre = t.columns[c].kind == spec::air::ColumnKind::kPreprocessed;
+      ZKRV_ASSERT(t.columns[c].kind != spec::air::ColumnKind::kAuxiliary,
+                  "spec columns of kind auxiliary are not supported by the protocol");
+      tl.is_pre.push_back(pre);
+      (pre ? tl.pre : tl.main).push_back(c);
     }
-    return l;
-  }();
-  return layout;
+    unsigned chunks = 1;
+    for (const auto& c : t.constraints) {
+      tl.constraints.push_back({c.id, c.rows, compile(spec, t, *c.expr)});
+      const unsigned d = tl.constraints.back().expr.degree;
+      const bool boundary = c.rows == spec::air::Rows::kFirst || c.rows == spec::air::Rows::kLast;
+      chunks = std::max(chunks, boundary ? d : (d > 0 ? d - 1 : 0));
+    }
+    for (const auto& b : t.buses) {
+      CompiledInteraction ci;
+      ci.id = b.id;
+      ci.send = b.send;
+      ci.tag = spec.bus_index(b.bus);
+      ci.global = b.bus == kGlobalBus;
+      unsigned deg = 0;
+      for (const auto& e : b.tuple) {
+        ci.tuple.push_back(compile(spec, t, *e));
+        deg = std::max(deg, ci.tuple.back().degree);
+      }
+      ci.degree = deg;
+      if (b.mult) {
+        ci.mult = compile(spec, t, *b.mult);
+        ci.mult_bound = value_bound(t, *b.mult);
+      } else {
+        ci.mult.nodes.push_back(Node{Node::Op::kConst, 0, 0, 1});
+        ci.mult_bound = 1;
+      }
+      l.max_arity = std::max(l.max_arity, ci.tuple.size());
+      tl.interactions.push_back(std::move(ci));
+    }
+    // protocol:stark:logup_layout — consecutive interactions share a fraction column when
+    // f d1 d2 - s1 m1 d2 - s2 m2 d1 keeps degree <= 3; otherwise one per column.
+    const auto& in = tl.interactions;
+    for (size_t i = 0; i < in.size();) {
+      if (i + 1 < in.size() && 1 + in[i].degree + in[i + 1].degree <= 3 &&
+          in[i].mult.degree + in[i + 1].degree <= 3 && in[i + 1].mult.degree + in[i].degree <= 3) {
+        tl.fractions.push_back({i, i + 1});
+        // every row: degree - 1 of f d1 d2 (1 + D1 + D2), m1 d2 and m2 d1
+        const unsigned d = std::max({1 + in[i].degree + in[i + 1].degree, in[i].mult.degree + in[i + 1].degree,
+                                     in[i + 1].mult.degree + in[i].degree});
+        chunks = std::max(chunks, d > 0 ? d - 1 : 0u);
+        i += 2;
+      } else {
+        tl.fractions.push_back({i});
+        chunks = std::max(chunks, std::max(in[i].degree, in[i].mult.degree > 0 ? in[i].mult.degree - 1 : 0u));
+        i += 1;
+      }
+    }
+    tl.chunks = chunks;
+    l.tables.push_back(std::move(tl));
+  }
+  return l;
+}
+}  // namespace
+
+const AirLayout& air_layout(spec::air::Mode mode) {
+  if (mode == spec::air::Mode::kWhole) {
+    static const AirLayout whole = build_layout(mode);
+    return whole;
+  }
+  static const AirLayout segmented = build_layout(mode);
+  return segmented;
 }
 
 // spec: protocol:stark:digest

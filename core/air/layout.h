@@ -99,6 +99,7 @@ struct CompiledInteraction {
   std::string id;
   bool send;
   uint64_t tag;  // the bus's index in air.md
+  bool global = false;  // on the bundle's global bus (protocol:segments:scope): its tag has no segment offset
   std::vector<Program> tuple;
   Program mult;
   unsigned degree;     // of the denominator α − h(tuple)
@@ -128,9 +129,11 @@ struct TableLayout {
   size_t combined_constraints() const { return constraints.size() + (interactions.empty() ? 0 : fractions.size() + 3); }
 };
 struct AirLayout {
+  spec::air::Mode mode = spec::air::Mode::kWhole;
   std::vector<TableLayout> tables;  // spec order
   std::vector<std::string> publics;  // spec order (entry, exit_code)
   size_t max_arity = 0;
+  size_t buses = 0;  // B: the buses the spec declares (protocol:segments:scope)
   size_t constraint_count() const;
   size_t table_index(const std::string& name) const;  // throws std::out_of_range
   // protocol:stark:security — the shape a proof with these table heights (spec order) has.
@@ -140,8 +143,11 @@ struct AirLayout {
   // folds and injections). The presets' figures are stated for it.
   spec::SecurityShape largest_security_shape(unsigned log_max) const;
 };
-// Built once from the embedded spec.
-const AirLayout& air_layout();
+// Built once per mode from the embedded spec: a whole run's AIR (protocol:stark:*) or a bundle
+// segment's (protocol:segments:*).
+const AirLayout& air_layout(spec::air::Mode mode = spec::air::Mode::kWhole);
+// The bus every segment of a bundle shares (protocol:segments:scope); every other bus is local.
+inline constexpr const char* kGlobalBus = "gmem";
 
 // protocol:stark:digest — the loadable image and entry as the digest hashes them (Keccak-256 of
 // these bytes, each side with its own Keccak).
@@ -159,10 +165,12 @@ E times(const E& a, const V& x) {
   else return E{{a.c[0] * x, a.c[1] * x, a.c[2] * x}};
 }
 
-// The LogUp challenges, as the combination needs them.
+// The LogUp challenges, as the combination needs them, and the offset B·s that segment s of a
+// bundle adds to every local bus's tag (protocol:segments:scope; 0 in a proof of one run).
 template <class E>
 struct LogupChallenges {
   E alpha, beta;
+  uint64_t local_offset = 0;
 };
 // One table's spec values at one point: every constraint (document order) and every
 // interaction's tuple and multiplicity. The verifier gets them from the compiled spec
@@ -187,10 +195,11 @@ void spec_values(const TableLayout& t, const V* local, const V* next, const V* p
   }
 }
 
-// α − h(tuple) for one interaction: h = tag + Σ_i β^(i+1) t_i (protocol:stark:logup).
+// α − h(tuple) for one interaction: h = tag + Σ_i β^(i+1) t_i (protocol:stark:logup), with
+// tag + B·s for a local bus in segment s of a bundle (protocol:segments:scope).
 template <class E, class V>
 E denominator(const CompiledInteraction& in, const std::vector<V>& tuple, const LogupChallenges<E>& ch) {
-  E h = constant<E>(in.tag), power = ch.beta;
+  E h = constant<E>(in.tag + (in.global ? 0 : ch.local_offset)), power = ch.beta;
   for (const V& t : tuple) {
     h = h + power * lift<E>(t);
     power = power * ch.beta;

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "spec/air/embedded.h"
+
 #include "reference/air/evaluate/tables.h"
 
 namespace zkrv::ref::air {
@@ -22,7 +24,7 @@ size_t Names::at(std::string_view name) const {
 
 const std::vector<std::string>& bus_names() {
   static const std::vector<std::string> names = {"byte",  "program", "range16", "reg",   "alu",
-                                                       "pow2",  "and8",    "mem",     "segment", "image", "sys",   "iogroup", "output"};
+                                                       "pow2",  "and8",    "mem",     "segment", "image", "sys",   "iogroup", "output", "gmem"};
   return names;
 }
 
@@ -59,7 +61,8 @@ TableEvaluator<V> table_evaluator(std::string_view table) {
   static const std::pair<std::string_view, TableEvaluator<V>> kTables[] = {
       {"alu", eval::eval_alu<V>},         {"and8", eval::eval_and8<V>},         {"byte", eval::eval_byte<V>},
       {"cpu", eval::eval_cpu<V>},         {"div", eval::eval_div<V>},           {"image", eval::eval_image<V>},
-      {"io", eval::eval_io<V>},           {"mem", eval::eval_mem<V>},           {"mul", eval::eval_mul<V>},
+      {"io", eval::eval_io<V>},           {"mem", eval::eval_mem<V>},           {"memb", eval::eval_memb<V>},
+      {"mul", eval::eval_mul<V>},
       {"output", eval::eval_output<V>},   {"pow2", eval::eval_pow2<V>},         {"program", eval::eval_program<V>},
       {"range16", eval::eval_range16<V>}, {"regs", eval::eval_regs<V>},         {"segments", eval::eval_segments<V>},
       {"shift", eval::eval_shift<V>},     {"syscall", eval::eval_syscall<V>}};
@@ -70,14 +73,13 @@ TableEvaluator<V> table_evaluator(std::string_view table) {
 template TableEvaluator<Fp> table_evaluator<Fp>(std::string_view);
 template TableEvaluator<Fp3> table_evaluator<Fp3>(std::string_view);
 
-void evaluate(const AirTrace& trace, Sink& sink) {
+void evaluate(const AirTrace& trace, Sink& sink, spec::air::Mode mode) {
   std::vector<std::string> public_names;
   std::vector<Fp> publics;
   for (const auto& [name, value] : trace.publics) public_names.push_back(name), publics.push_back(Fp::from_u64(value));
   const Names pub(public_names);
-  static const char* const kOrder[] = {"alu", "and8",    "byte",    "cpu",  "div",      "image", "io",     "mem",    "mul",
-                                       "output", "pow2", "program", "range16", "regs", "segments", "shift", "syscall"};
-  for (const char* name : kOrder) {
+  for (const spec::air::Table& table : spec::air::embedded_spec(mode).tables) {
+    const std::string& name = table.name;
     const TraceTable& t = trace.table(name);
     const TableEvaluator<Fp> body = table_evaluator<Fp>(name);
     const Names columns(t.columns);
@@ -87,7 +89,7 @@ void evaluate(const AirTrace& trace, Sink& sink) {
     for (size_t r = 0; r < h; ++r) {
       for (size_t c = 0; c < w; ++c) row[c] = Fp::from_u64(t.rows[r][c]), next[c] = Fp::from_u64(t.rows[(r + 1) % h][c]);
       out.row = r;
-      body(Point<Fp>{columns, row.data(), next.data(), pub, publics.data()}, out);
+      body(Point<Fp>{columns, row.data(), next.data(), pub, publics.data(), mode}, out);
     }
   }
 }

@@ -40,7 +40,8 @@ class Names {
 };
 
 // A table's columns on a row (`row`) and the next row (`next_row`), in spec order, and the
-// public values, read by name.
+// public values, read by name; the AIR they belong to (a whole run's or a bundle segment's, whose
+// tables evaluate their `segmented` forms).
 template <class V>
 struct Point {
   const Names& columns;
@@ -48,6 +49,8 @@ struct Point {
   const V* next_row;
   const Names& public_names;
   const V* publics;
+  spec::air::Mode mode = spec::air::Mode::kWhole;
+  bool segmented() const { return mode == spec::air::Mode::kSegmented; }
   const V& operator()(std::string_view column) const { return row[columns.at(column)]; }
   const V& next(std::string_view column) const { return next_row[columns.at(column)]; }
   const V& pub(std::string_view name) const { return publics[public_names.at(name)]; }
@@ -83,7 +86,8 @@ class Sink {
 
 // Every table of the trace, every row, in spec order (tables as spec/tables lists them). The
 // next row of the last one is the first; constraints are reported only on the rows they cover.
-void evaluate(const AirTrace& trace, Sink& sink);
+// `mode`: the AIR the trace is of (a bundle segment's trace, spec::air::Mode::kSegmented).
+void evaluate(const AirTrace& trace, Sink& sink, spec::air::Mode mode = spec::air::Mode::kWhole);
 
 // The buses in declaration order (spec/tables/air.md): a bus's index is its fingerprint tag.
 const std::vector<std::string>& bus_names();

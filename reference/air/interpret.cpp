@@ -72,7 +72,7 @@ class RecordingSink final : public Sink {
 
 std::optional<std::string> spec_disagreement(const spec::air::Spec& spec, const AirTrace& trace) {
   RecordingSink ref(trace), interp(trace);
-  evaluate(trace, ref);
+  evaluate(trace, ref, spec.mode);
   interpret(spec, trace, interp);
   for (const auto& [id, v] : ref.values) {
     const auto it = interp.values.find(id);

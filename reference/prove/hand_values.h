@@ -24,8 +24,10 @@ using stark::TableValues;
 template <class V>
 class HandValues final : public air::Values<V> {
  public:
-  explicit HandValues(const TableLayout& t)
-      : t_(t), columns_(t.column_names), publics_(stark::air_layout().publics), fn_(air::table_evaluator<V>(t.name)) {
+  // `mode`: the AIR the table is of (its layout's, stark::air_layout(mode)).
+  explicit HandValues(const TableLayout& t, spec::air::Mode mode = spec::air::Mode::kWhole)
+      : t_(t), mode_(mode), columns_(t.column_names), publics_(stark::air_layout(mode).publics),
+        fn_(air::table_evaluator<V>(t.name)) {
     ZKRV_ASSERT(fn_, "the reference evaluator has no table " + t.name);
     values_.constraints.resize(t.constraints.size());
     values_.mults.resize(t.interactions.size());
@@ -33,7 +35,7 @@ class HandValues final : public air::Values<V> {
   }
   const TableValues<V>& at(const V* local, const V* next, const V* publics) {
     nc_ = ni_ = 0;
-    fn_(air::Point<V>{columns_, local, next, publics_, publics}, *this);
+    fn_(air::Point<V>{columns_, local, next, publics_, publics, mode_}, *this);
     if (nc_ != t_.constraints.size() || ni_ != t_.interactions.size())
       fail("reports " + std::to_string(nc_) + " constraints and " + std::to_string(ni_) + " interactions");
     checked_ = true;
@@ -58,6 +60,7 @@ class HandValues final : public air::Values<V> {
     ZKRV_ASSERT(false, "reference evaluator, table " + t_.name + ": " + what);
   }
   const TableLayout& t_;
+  const spec::air::Mode mode_;
   const air::Names columns_, publics_;
   const air::TableEvaluator<V> fn_;
   TableValues<V> values_;

@@ -39,9 +39,11 @@ void batch_inverse(std::vector<Fp3>& v) { batch_inverse_impl(v, embed(Fp::from_u
 spec::Digest program_digest(const spec::ProgramImage& image) { return keccak256(core::program_encoding(image)); }
 
 
-// spec: protocol:stark:preprocessed
-Preprocessed preprocessed(const spec::ProgramImage& image, const std::vector<uint8_t>& output) {
-  const AirLayout& l = air_layout();
+namespace {
+// The preprocessed columns of `l`'s AIR: the output table holds bytes opos … opos + size of the
+// output, regs' rows are (r, then `regs`'s values for row r).
+Preprocessed build_preprocessed(const AirLayout& l, const spec::ProgramImage& image, std::span<const uint8_t> output,
+                                uint64_t opos, const std::vector<std::vector<uint64_t>>& regs) {
   Preprocessed p;
   p.columns.resize(l.tables.size());
   p.log_heights.resize(l.tables.size());
@@ -75,10 +77,13 @@ Preprocessed preprocessed(const spec::ProgramImage& image, const std::vector<uin
   }
   set("pow2", rows, 1);
   rows.clear();
-  for (uint64_t r = 0; r < 32; ++r) rows.push_back({r});
+  for (uint64_t r = 0; r < 32; ++r) {
+    rows.push_back({r});
+    if (!regs.empty()) rows.back().insert(rows.back().end(), regs[r].begin(), regs[r].end());
+  }
   set("regs", rows, 1);
   rows.clear();
-  for (size_t j = 0; j < output.size(); ++j) rows.push_back({1, j, output[j]});
+  for (size_t j = 0; j < output.size(); ++j) rows.push_back({1, opos + j, output[j]});
   set("output", rows, 2);
   // segments, image and program from the ELF's segments in address order
   std::vector<const spec::Segment*> segs;
@@ -107,6 +112,26 @@ Preprocessed preprocessed(const spec::ProgramImage& image, const std::vector<uin
     ZKRV_ASSERT(p.columns[t].size() == l.tables[t].pre.size(),
                 "preprocessed: table " + l.tables[t].name + "'s preprocessed columns are not derived");
   return p;
+}
+}  // namespace
+
+// spec: protocol:stark:preprocessed
+Preprocessed preprocessed(const spec::ProgramImage& image, const std::vector<uint8_t>& output) {
+  return build_preprocessed(air_layout(), image, output, 0, {});
+}
+
+// spec: protocol:segments:vk, protocol:segments:registers, protocol:segments:io
+Preprocessed segment_preprocessed(const spec::ProgramImage& image, const spec::BundleStatement& st, size_t s) {
+  ZKRV_ASSERT(s + 1 < st.boundaries.size(), "a segment of the statement");
+  const spec::BoundaryState &in = st.boundaries[s], &end = st.boundaries[s + 1];
+  ZKRV_ASSERT(in.opos <= end.opos && end.opos <= st.output.size(), "a checked statement's output positions");
+  std::vector<std::vector<uint64_t>> regs(32);
+  for (size_t r = 0; r < 32; ++r) {
+    for (int k = 0; k < 4; ++k) regs[r].push_back((in.regs[r] >> (16 * k)) & 0xffff);
+    for (int k = 0; k < 4; ++k) regs[r].push_back((end.regs[r] >> (16 * k)) & 0xffff);
+  }
+  const std::span<const uint8_t> slice(st.output.data() + in.opos, end.opos - in.opos);
+  return build_preprocessed(air_layout(spec::air::Mode::kSegmented), image, slice, in.opos, regs);
 }
 
 }  // namespace zkrv::ref::stark

@@ -7,12 +7,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/air/layout.h"
 #include "reference/field/goldilocks.h"
 #include "spec/air/spec.h"
+#include "spec/bundle.h"
 #include "spec/isa.h"
 #include "spec/stark.h"
 
@@ -60,5 +62,9 @@ struct Preprocessed {
   std::vector<std::optional<unsigned>> log_heights;
 };
 Preprocessed preprocessed(const spec::ProgramImage& image, const std::vector<uint8_t>& output);
+// protocol:segments:vk — segment s's preprocessed columns in the segment AIR: the program's, the
+// output table's slice opos_start … opos_end of the statement's output, and regs' iv* (Σ_s's
+// registers) and ev* (Σ_(s+1)'s). The statement must have passed spec::check_bundle_statement.
+Preprocessed segment_preprocessed(const spec::ProgramImage& image, const spec::BundleStatement& st, size_t s);
 
 }  // namespace zkrv::ref::stark

@@ -29,6 +29,7 @@
 
 #include "optimized/exec/fast_executor.h"
 #include "reference/air/interpret.h"
+#include "spec/air/embedded.h"
 #include "tests/air/air_fixture.h"
 
 namespace zkrv::ref::air::fixture {
@@ -256,38 +257,46 @@ TEST(Air, ReferenceAndSpecAgreeOnRandomRows) {
 // constraint and bus IDs, each once, in document order; no other file of the evaluator
 // (evaluate.h, evaluate.cpp, the rest of evaluate/) names an ID, so the code names no ID the spec
 // lacks and none twice; and every constraint and bus ID has a negative test.
+// Each table file names every constraint and bus ID of its document once, in spec order, for
+// each AIR: `// spec: <id>` where both AIRs share the statement, `// spec whole: <id>` and
+// `// spec segmented: <id>` where it is one AIR's (spec/tables/air.md, "A whole run and a segment").
 TEST(AirLint, EvaluatorMirrorsTheSpec) {
   const fs::path air = fs::path(ZKRV_SOURCE_DIR) / "reference/air";
-  const std::regex id_comment(R"(// spec: ([a-z0-9_]+:[cba]:[a-z0-9_]+))");
-  auto ids_in = [&](const fs::path& file) {
+  const std::regex id_comment(R"(// spec( whole| segmented)?: ([a-z0-9_]+:[cba]:[a-z0-9_]+))");
+  auto ids_in = [&](const fs::path& file, const char* mode) {
     std::ifstream in(file);
     std::stringstream ss;
     ss << in.rdbuf();
     const std::string code = ss.str();
     std::vector<std::string> ids;
     for (auto it = std::sregex_iterator(code.begin(), code.end(), id_comment); it != std::sregex_iterator(); ++it)
-      ids.push_back((*it)[1]);
+      if (!(*it)[1].matched || (*it)[1].str() == std::string(" ") + mode) ids.push_back((*it)[2]);
     return ids;
   };
   std::vector<std::string> in_spec;
   std::set<fs::path> table_files;
-  for (const auto& t : the_spec().tables) {  // one table per document, in spec order
-    std::vector<std::string> ids;
-    for (const auto& id : t.ids)
-      if (id.find(":a:") == std::string::npos) ids.push_back(id);  // assumptions have no code
-    if (ids.empty()) continue;
-    const fs::path file = air / "evaluate" / (fs::path(t.file).stem().string() + ".cpp");
-    EXPECT_TRUE(fs::is_regular_file(file)) << file << " must implement " << t.file;
-    EXPECT_EQ(ids_in(file), ids) << file << " must implement every constraint and bus ID of " << t.file
-                                 << " once, in spec order";
-    table_files.insert(file);
-    in_spec.insert(in_spec.end(), ids.begin(), ids.end());
+  for (const spec::air::Mode mode : {spec::air::Mode::kWhole, spec::air::Mode::kSegmented}) {
+    const char* name = spec::air::mode_name(mode);
+    for (const auto& t : spec::air::embedded_spec(mode).tables) {  // one table per document, in spec order
+      std::vector<std::string> ids;
+      for (const auto& id : t.ids)
+        if (id.find(":a:") == std::string::npos) ids.push_back(id);  // assumptions have no code
+      if (ids.empty()) continue;
+      const fs::path file = air / "evaluate" / (fs::path(t.file).stem().string() + ".cpp");
+      EXPECT_TRUE(fs::is_regular_file(file)) << file << " must implement " << t.file;
+      EXPECT_EQ(ids_in(file, name), ids) << file << " must implement every constraint and bus ID of " << t.file
+                                         << " in the " << name << " AIR once, in spec order";
+      table_files.insert(file);
+      if (mode == spec::air::Mode::kWhole) in_spec.insert(in_spec.end(), ids.begin(), ids.end());
+    }
   }
   std::vector<fs::path> others = {air / "evaluate.h", air / "evaluate.cpp"};
   for (const auto& e : fs::recursive_directory_iterator(air / "evaluate"))
     if (e.is_regular_file() && !table_files.count(e.path())) others.push_back(e.path());
   for (const auto& file : others)
-    EXPECT_EQ(ids_in(file), std::vector<std::string>{}) << file << " is not a table's file: it must name no spec ID";
+    for (const char* mode : {"whole", "segmented"})
+      EXPECT_EQ(ids_in(file, mode), std::vector<std::string>{}) << file << " is not a table's file: it must name no spec ID";
+  // the whole run's negative suite (the segment AIR's: segment_air_test)
   const auto muts = mutations();
   for (const auto& id : in_spec)
     EXPECT_TRUE(std::any_of(muts.begin(), muts.end(), [&](const Mutation& m) { return m.expect == id; }))

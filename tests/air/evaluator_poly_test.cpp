@@ -27,14 +27,19 @@ struct Rng {
 
 constexpr int kPoints = 256;
 
-TEST(EvaluatorPolynomials, TheHandWrittenEvaluatorIsTheSpecAtRandomPointsOfTheExtension) {
-  const rs::AirLayout& layout = rs::air_layout();
-  ASSERT_EQ(layout.tables.size(), 17u);
+// Both AIRs: a whole run's (17 tables) and a bundle segment's (18, with memb and the segmented
+// forms, whose publics are random points too).
+class EvaluatorPolynomialsIn : public ::testing::TestWithParam<spec::air::Mode> {};
+
+TEST_P(EvaluatorPolynomialsIn, TheHandWrittenEvaluatorIsTheSpecAtRandomPointsOfTheExtension) {
+  const spec::air::Mode mode = GetParam();
+  const rs::AirLayout& layout = rs::air_layout(mode);
+  ASSERT_EQ(layout.tables.size(), mode == spec::air::Mode::kWhole ? 17u : 18u);
   Rng rng;
   size_t compared = 0;
   for (const rs::TableLayout& tl : layout.tables) {
     SCOPED_TRACE(tl.name);
-    ref::prove::HandValues<ref::Fp3> hand(tl);
+    ref::prove::HandValues<ref::Fp3> hand(tl, mode);
     std::vector<ref::Fp3> local(tl.columns), next(tl.columns), publics(layout.publics.size()), scratch;
     rs::TableValues<ref::Fp3> spec;
     for (int p = 0; p < kPoints; ++p) {
@@ -58,6 +63,8 @@ TEST(EvaluatorPolynomials, TheHandWrittenEvaluatorIsTheSpecAtRandomPointsOfTheEx
   for (const rs::TableLayout& tl : layout.tables) ids += tl.constraints.size() + tl.interactions.size();
   EXPECT_EQ(compared, ids * kPoints);
 }
+INSTANTIATE_TEST_SUITE_P(Air, EvaluatorPolynomialsIn, ::testing::Values(spec::air::Mode::kWhole, spec::air::Mode::kSegmented),
+                         [](const auto& info) { return std::string(spec::air::mode_name(info.param)); });
 
 // The comparison has teeth: changing one column of the next row (cpu's is_real, which the
 // transition constraints read) changes constraint values, and both sides still agree.

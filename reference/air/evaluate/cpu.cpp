@@ -37,8 +37,13 @@ void rows_and_fetch(const Point<V>& x, const Emit<V>& c) {
   c.first("cpu:c:real_first", is_real - one);
   // spec: cpu:c:real_prefix
   c.transition("cpu:c:real_prefix", (one - is_real) * x.next("is_real"));
-  // spec: cpu:c:clk_first
-  c.first("cpu:c:clk_first", x("clk"));
+  if (!x.segmented()) {
+    // spec whole: cpu:c:clk_first
+    c.first("cpu:c:clk_first", x("clk"));
+  } else {
+    // spec segmented: cpu:c:clk_first
+    c.first("cpu:c:clk_first", x("clk") - x.pub("clk_start"));
+  }
   // spec: cpu:c:clk_step
   c.transition("cpu:c:clk_step", x.next("clk") - x("clk") - one);
   // spec: cpu:c:pc_first
@@ -239,14 +244,27 @@ void registers(const Point<V>& x, const Emit<V>& c) {
   c.transition("cpu:c:keep2", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * (is_real - x.next("is_real"))) * (x("d_v2") - x("d_old2")));
   // spec: cpu:c:keep3
   c.transition("cpu:c:keep3", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * (is_real - x.next("is_real"))) * (x("d_v3") - x("d_old3")));
-  // spec: cpu:c:keep0_last
-  c.last("cpu:c:keep0_last", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * is_real) * (x("d_v0") - x("d_old0")));
-  // spec: cpu:c:keep1_last
-  c.last("cpu:c:keep1_last", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * is_real) * (x("d_v1") - x("d_old1")));
-  // spec: cpu:c:keep2_last
-  c.last("cpu:c:keep2_last", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * is_real) * (x("d_v2") - x("d_old2")));
-  // spec: cpu:c:keep3_last
-  c.last("cpu:c:keep3_last", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * is_real) * (x("d_v3") - x("d_old3")));
+  if (!x.segmented()) {
+    // spec whole: cpu:c:keep0_last
+    c.last("cpu:c:keep0_last", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * is_real) * (x("d_v0") - x("d_old0")));
+    // spec whole: cpu:c:keep1_last
+    c.last("cpu:c:keep1_last", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * is_real) * (x("d_v1") - x("d_old1")));
+    // spec whole: cpu:c:keep2_last
+    c.last("cpu:c:keep2_last", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * is_real) * (x("d_v2") - x("d_old2")));
+    // spec whole: cpu:c:keep3_last
+    c.last("cpu:c:keep3_last", (x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * is_real) * (x("d_v3") - x("d_old3")));
+  } else {
+    // a segment's last row goes on (more = 1) unless it is the exit
+    const V gate = x("f_store") + x("f_branch") + x("f_fence") + x("f_system") * is_real * (f<V>(1) - x.pub("more"));
+    // spec segmented: cpu:c:keep0_last
+    c.last("cpu:c:keep0_last", gate * (x("d_v0") - x("d_old0")));
+    // spec segmented: cpu:c:keep1_last
+    c.last("cpu:c:keep1_last", gate * (x("d_v1") - x("d_old1")));
+    // spec segmented: cpu:c:keep2_last
+    c.last("cpu:c:keep2_last", gate * (x("d_v2") - x("d_old2")));
+    // spec segmented: cpu:c:keep3_last
+    c.last("cpu:c:keep3_last", gate * (x("d_v3") - x("d_old3")));
+  }
 }
 
 // LUI: rd = sext(insn[31:12] << 12); JAL: the target is pc + sext(imm_j); JAL and JALR link:
@@ -684,10 +702,24 @@ void syscalls_and_halting(const Point<V>& x, const Emit<V>& c) {
   c.transition("cpu:c:halt_system", (is_real - x.next("is_real")) * (one - x("sys_exit")));
   // spec: cpu:c:halt_stays
   c.transition("cpu:c:halt_stays", (is_real - x.next("is_real")) * (x("next_pc") - x("pc")));
-  // spec: cpu:c:halt_system_last
-  c.last("cpu:c:halt_system_last", is_real * (one - x("sys_exit")));
-  // spec: cpu:c:halt_stays_last
-  c.last("cpu:c:halt_stays_last", is_real * (x("next_pc") - x("pc")));
+  if (!x.segmented()) {
+    // spec whole: cpu:c:halt_system_last
+    c.last("cpu:c:halt_system_last", is_real * (one - x("sys_exit")));
+    // spec whole: cpu:c:halt_stays_last
+    c.last("cpu:c:halt_stays_last", is_real * (x("next_pc") - x("pc")));
+  } else {
+    const V more = x.pub("more"), pc_end = x.pub("pc_end");
+    // spec segmented: cpu:c:halt_system_last
+    c.last("cpu:c:halt_system_last", is_real * (one - more - x("sys_exit")));
+    // spec segmented: cpu:c:halt_stays_last
+    c.last("cpu:c:halt_stays_last", is_real * (x("next_pc") - x("pc") - more * (pc_end - x("pc"))));
+    // spec segmented: cpu:c:full_last
+    c.last("cpu:c:full_last", more * (one - is_real));
+    // spec segmented: cpu:c:pc_ecall_last
+    c.last("cpu:c:pc_ecall_last", more * x("f_system") * (x("next_pc") - x("pc") - f<V>(4)));
+    // spec segmented: cpu:c:exit_pc
+    c("cpu:c:exit_pc", x("sys_exit") * (x("pc") - pc_end));
+  }
   // the exit ecall: a7 in {93, 94}, the last real row, a0's low 32 bits the exit code
   {
     const V sys_exit = x("sys_exit"), high = x("a_v1") + x("a_v2") + x("a_v3");

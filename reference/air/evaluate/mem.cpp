@@ -21,10 +21,33 @@ void eval_mem(const Point<V>& x, Values<V>& s) {
   rc("mem:b:gap0", "gap0");
   // spec: mem:b:gap1
   rc("mem:b:gap1", "gap1");
-  // spec: mem:b:init
-  c.bus("mem:b:init", "mem", true, {x("addr"), f<V>(0), x("init"), x("w")}, real);
-  // spec: mem:b:final
-  c.bus("mem:b:final", "mem", false, {x("addr"), x("fin_ts"), x("fin_v"), x("w")}, real);
+  if (!x.segmented()) {
+    // spec whole: mem:b:init
+    c.bus("mem:b:init", "mem", true, {x("addr"), f<V>(0), x("init"), x("w")}, real);
+    // spec whole: mem:b:final
+    c.bus("mem:b:final", "mem", false, {x("addr"), x("fin_ts"), x("fin_v"), x("w")}, real);
+  } else {
+    // spec segmented: mem:b:init
+    c.bus("mem:b:init", "gmem", true, {x("addr"), f<V>(0), x("init"), x("w")}, real);
+    // spec segmented: mem:b:final
+    c.bus("mem:b:final", "gmem", false, {x("addr"), x("fin_ts"), x("fin_v"), x("w")}, real);
+    // the segment's chunk: the touched addresses a with init_prev < a <= init_last
+    const V prev = x.pub("init_prev"), last = x.pub("init_last");
+    // spec segmented: mem:c:chunk_first
+    c.first("mem:c:chunk_first", real * (x("addr") - prev - one - x("cb0") - f<V>(65536) * x("cb1")));
+    // spec segmented: mem:c:chunk_rest
+    c.transition("mem:c:chunk_rest", x.next("cb0") + x.next("cb1"));
+    // spec segmented: mem:b:cb0
+    rc("mem:b:cb0", "cb0");
+    // spec segmented: mem:b:cb1
+    rc("mem:b:cb1", "cb1");
+    // spec segmented: mem:c:chunk_last
+    c.transition("mem:c:chunk_last", real * (one - x.next("is_real")) * (x("addr") - last));
+    // spec segmented: mem:c:chunk_last_full
+    c.last("mem:c:chunk_last_full", real * (x("addr") - last));
+    // spec segmented: mem:c:chunk_empty
+    c.first("mem:c:chunk_empty", (one - real) * (last - prev));
+  }
   // spec: mem:b:segment
   c.bus("mem:b:segment", "segment", true, {x("start"), x("file_end"), x("end"), x("w")}, real);
   // spec: mem:c:lo

@@ -190,8 +190,13 @@ void eval_syscall(const Point<V>& x, Values<V>& s) {
   c("syscall:c:short_inv", x("short") * (dsum * x("shinv") - one));
   // spec: syscall:c:eof_bit
   bit("syscall:c:eof_bit", "eof");
-  // spec: syscall:c:eof_first
-  c.first("syscall:c:eof_first", x("eof"));
+  if (!x.segmented()) {
+    // spec whole: syscall:c:eof_first
+    c.first("syscall:c:eof_first", x("eof"));
+  } else {
+    // spec segmented: syscall:c:eof_first
+    c.first("syscall:c:eof_first", x("is_real") * (x("eof") - x.pub("eof_start")));
+  }
   // spec: syscall:c:eof_next
   c.transition("syscall:c:eof_next", x.next("is_real") * (x.next("eof") - x("eof") - x("short") + x("eof") * x("short")));
   // spec: syscall:c:eof_empty
@@ -217,8 +222,13 @@ void eval_syscall(const Point<V>& x, Values<V>& s) {
         {(x("ts") + f<V>(2)), (x("b0") + k16 * x("b1")), x("mv"), x("g_in"), x("out1"),
          x("ostart")},
         x("mvz"));
-  // spec: syscall:c:opos_first
-  c.first("syscall:c:opos_first", x("opos"));
+  if (!x.segmented()) {
+    // spec whole: syscall:c:opos_first
+    c.first("syscall:c:opos_first", x("opos"));
+  } else {
+    // spec segmented: syscall:c:opos_first
+    c.first("syscall:c:opos_first", x("is_real") * (x("opos") - x.pub("opos_start")));
+  }
   // spec: syscall:c:opos_next
   c.transition("syscall:c:opos_next", x.next("is_real") * (x.next("opos") - x("opos") - x("out1") * x("mv")));
   // spec: syscall:c:order
@@ -227,6 +237,38 @@ void eval_syscall(const Point<V>& x, Values<V>& s) {
   rc("syscall:b:tg0", "tg0");
   // spec: syscall:b:tg1
   rc("syscall:b:tg1", "tg1");
+  if (!x.segmented()) return;
+  // a segment's input position, and each chain's value after its last real row
+  const V next_real = x.next("is_real");
+  // spec segmented: syscall:c:ipos_first
+  c.first("syscall:c:ipos_first", real * (x("ipos") - x.pub("ipos_start")));
+  // spec segmented: syscall:c:ipos_next
+  c.transition("syscall:c:ipos_next", next_real * (x.next("ipos") - x("ipos") - x("g_in") * x("mv")));
+  // spec segmented: syscall:c:iend
+  c("syscall:c:iend", x("iend") - x("ipos") - x("g_in") * x("mv"));
+  // spec segmented: syscall:c:eend
+  c("syscall:c:eend", x("eend") - x("eof") - x("short") + x("eof") * x("short"));
+  // spec segmented: syscall:c:oend
+  c("syscall:c:oend", x("oend") - x("opos") - x("out1") * x("mv"));
+  const V ends = real * (one - next_real);
+  // spec segmented: syscall:c:ipos_end
+  c.transition("syscall:c:ipos_end", ends * (x("iend") - x.pub("ipos_end")));
+  // spec segmented: syscall:c:eof_end
+  c.transition("syscall:c:eof_end", ends * (x("eend") - x.pub("eof_end")));
+  // spec segmented: syscall:c:opos_end
+  c.transition("syscall:c:opos_end", ends * (x("oend") - x.pub("opos_end")));
+  // spec segmented: syscall:c:ipos_end_last
+  c.last("syscall:c:ipos_end_last", real * (x("iend") - x.pub("ipos_end")));
+  // spec segmented: syscall:c:eof_end_last
+  c.last("syscall:c:eof_end_last", real * (x("eend") - x.pub("eof_end")));
+  // spec segmented: syscall:c:opos_end_last
+  c.last("syscall:c:opos_end_last", real * (x("oend") - x.pub("opos_end")));
+  // spec segmented: syscall:c:ipos_none
+  c.first("syscall:c:ipos_none", (one - real) * (x.pub("ipos_end") - x.pub("ipos_start")));
+  // spec segmented: syscall:c:eof_none
+  c.first("syscall:c:eof_none", (one - real) * (x.pub("eof_end") - x.pub("eof_start")));
+  // spec segmented: syscall:c:opos_none
+  c.first("syscall:c:opos_none", (one - real) * (x.pub("opos_end") - x.pub("opos_start")));
 }
 
 template void eval_syscall<Fp>(const Point<Fp>&, Values<Fp>&);

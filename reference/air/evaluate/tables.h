@@ -51,6 +51,7 @@ template <class V> void eval_div(const Point<V>& x, Values<V>& s);
 template <class V> void eval_image(const Point<V>& x, Values<V>& s);
 template <class V> void eval_io(const Point<V>& x, Values<V>& s);
 template <class V> void eval_mem(const Point<V>& x, Values<V>& s);
+template <class V> void eval_memb(const Point<V>& x, Values<V>& s);
 template <class V> void eval_mul(const Point<V>& x, Values<V>& s);
 template <class V> void eval_output(const Point<V>& x, Values<V>& s);
 template <class V> void eval_pow2(const Point<V>& x, Values<V>& s);
