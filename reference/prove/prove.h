@@ -5,7 +5,9 @@
 
 #include "core/stark/stopwatch.h"
 #include "reference/air/trace.h"
+#include "spec/bundle.h"
 #include "spec/isa.h"
+#include "spec/run_segments.h"
 #include "spec/stark.h"
 
 namespace zkrv::ref::prove {
@@ -23,5 +25,15 @@ spec::StarkProof prove_unchecked(const spec::ProgramImage& image, const air::Air
 // trace and its column-major copy are never both whole in memory).
 spec::StarkProof prove_unchecked_consuming(const spec::ProgramImage& image, air::AirTrace&& trace,
                                            const spec::StarkOptions& options, const Progress& progress = {});
+
+// spec: protocol:segments:* — a bundle of a run cut by `plan` (N >= 2), from its segments' traces
+// (air::build_segment_traces) as they are: the segment AIR, each segment's LogUp on the tags
+// offset by its index, phase 1 over all segments (statement, main roots, α and β, terminal sums),
+// then each segment's own phase 2. Every segment is held at once: for small runs (tests, the
+// optimized prover's cross-check). Throws std::invalid_argument when a segment's publics are not
+// the plan's.
+spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, const std::vector<air::AirTrace>& segments,
+                                         const spec::RunPlan& plan, const spec::StarkOptions& options,
+                                         const Progress& progress = {});
 
 }  // namespace zkrv::ref::prove

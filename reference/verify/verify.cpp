@@ -5,9 +5,12 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
+#include <memory>
 
 #include "core/fri/fri.h"
+#include "core/stark/bundle_transcript.h"
 #include "core/stark/transcript.h"
 #include "reference/merkle/merkle.h"
 #include "reference/merkle/mixed.h"
@@ -33,6 +36,9 @@ CheckInfo info(Check c) {
     case Check::kMalformed: return {"malformed", Stage::kMalformed};
     case Check::kOptionsInvalid: return {"options_invalid", Stage::kOptions};
     case Check::kProgramDigest: return {"program_digest", Stage::kStatement};
+    case Check::kBundleStatement: return {"bundle_statement", Stage::kStatement};
+    case Check::kSegmentCount: return {"segment_count", Stage::kShape};
+    case Check::kSegmentHeight: return {"segment_height", Stage::kShape};
     case Check::kExitCode: return {"exit_code", Stage::kStatement};
     case Check::kOutput: return {"output", Stage::kStatement};
     case Check::kHeightCount: return {"height_count", Stage::kShape};
@@ -164,19 +170,14 @@ class LoggedTranscript {
 
 }  // namespace
 
-// spec: protocol:stark:transcript — every absorb and squeeze, in protocol order. The proof's
-// shapes must have been checked (verify does so first; transcript_log checks them itself).
-static Replay replay(const spec::StarkProof& proof, TranscriptLog* log) {
+// spec: protocol:stark:transcript — every absorb and squeeze from the constraint challenge on,
+// in protocol order, on a transcript that has absorbed the aux root (a proof of one run's, or a
+// bundle segment's forked one). The proof's shapes must have been checked.
+template <class Tr>
+static void replay_rest(core::StarkTranscript<Tr>& tr, const spec::StarkProof& proof, Replay& r) {
   const spec::StarkOptions& o = proof.options;
   const spec::Statement& st = proof.statement;
   const core::FriShape shape = core::fri_shape(o, st.log_heights);
-  Replay r;
-  core::StarkTranscript<LoggedTranscript> tr(log);
-  tr.observe_statement(o, st);
-  tr.observe_main_root(proof.main_root);
-  const core::LogupDraw<Fp3> draw = tr.sample_logup();
-  r.logup = {draw.alpha, draw.beta};
-  tr.observe_logup(proof.terminal_sums, proof.aux_root);
   r.alpha = tr.sample_constraint_alpha();
   tr.observe_quotient_root(proof.quotient_root);
   for (uint8_t lh : st.log_heights) r.shifts.push_back(core::lde_shift<Fp>(shape.log_max, lh));
@@ -192,6 +193,17 @@ static Replay replay(const spec::StarkProof& proof, TranscriptLog* log) {
   r.fri = tr.fri_commit(shape, layers);
   r.pow_ok = tr.check_pow(o.pow_bits, proof.pow_nonce);
   r.queries = tr.sample_queries(o.num_queries, shape.half(0));
+}
+
+static Replay replay(const spec::StarkProof& proof, TranscriptLog* log) {
+  Replay r;
+  core::StarkTranscript<LoggedTranscript> tr(log);
+  tr.observe_statement(proof.options, proof.statement);
+  tr.observe_main_root(proof.main_root);
+  const core::LogupDraw<Fp3> draw = tr.sample_logup();
+  r.logup = {draw.alpha, draw.beta};
+  tr.observe_logup(proof.terminal_sums, proof.aux_root);
+  replay_rest(tr, proof, r);
   return r;
 }
 
@@ -218,13 +230,19 @@ VerifyResult verify_bytes(std::span<const uint8_t> bytes, const Expected& expect
 
 namespace {
 
-// What the stages share: the inputs, then what each stage derives for the later ones.
+// What the stages share: the inputs, then what each stage derives for the later ones. A bundle's
+// segment is checked by the same stages on a StarkProof that holds its parts (its heights, main
+// root and terminal sums from the bundle's head, its body), with the segment AIR, its publics and
+// its preprocessed columns.
 struct Context {
   const spec::StarkProof& proof;
   const Expected& expected;
   const spec::SecurityPolicy& policy;
   Cache& cache;
-  const AirLayout& layout = air_layout();
+  const AirLayout& layout;
+  std::vector<Fp3> publics;                   // the AIR's publics, spec order
+  std::function<Preprocessed()> derive;       // the verifier's own preprocessed columns
+  bool segment = false;                       // a bundle's segment: the bundle checks the statement, sums and bound
   const size_t T = layout.tables.size();
   const unsigned lb = proof.options.log_blowup;
   // check_shapes
@@ -247,10 +265,10 @@ Result check_options(const Context& c) {
   return std::nullopt;
 }
 
-// spec: protocol:stark:verify_statement — the proof's statement is the one we were given.
-Result check_statement(const Context& c) {
-  const spec::Statement& st = c.proof.statement;
-  const Expected& e = c.expected;
+// spec: protocol:stark:verify_statement — the proof's statement is the one we were given (a
+// proof's or a bundle's: its digest, exit code and whole output).
+template <class S>
+Result check_claim(const S& st, const Expected& e) {
   const spec::Digest digest = program_digest(*e.image);
   if (st.program_digest != digest)
     return reject(Check::kProgramDigest, "the proof is for another program (digest differs)", {}, hex(digest),
@@ -266,6 +284,7 @@ Result check_statement(const Context& c) {
                   {}, output_str(*e.output, st.output), output_str(st.output, *e.output));
   return std::nullopt;
 }
+Result check_statement(const Context& c) { return check_claim(c.proof.statement, c.expected); }
 
 // spec: protocol:stark:verify_shapes — heights derived or bounded, then every count.
 Result check_shapes(Context& c) {
@@ -282,7 +301,7 @@ Result check_shapes(Context& c) {
                   {.table = "output"}, "at most " + pow2(spec::kMaxLogHeight) + " bytes", std::to_string(st.output.size()));
   // spec: protocol:stark:preprocessed — the verifier's own columns (cached per output).
   if (!cache.valid || cache.output != st.output || cache.digest != st.program_digest) {
-    c.pre = preprocessed(*c.expected.image, st.output);
+    c.pre = c.derive();
     cache.valid = false;
     cache.digest = st.program_digest;
     cache.output = st.output;
@@ -308,7 +327,8 @@ Result check_shapes(Context& c) {
       return reject(Check::kBlowupTooSmall, "the blowup is too small for table " + name, {.table = name},
                     "at least " + std::to_string(layout.tables[t].chunks), std::to_string(size_t{1} << c.lb));
   }
-  // spec: protocol:stark:interaction_bound — LogUp needs the bounded multiplicities' total below p.
+  // spec: protocol:stark:interaction_bound — LogUp needs the bounded multiplicities' total below p
+  // (a bundle's: over every segment, checked by the bundle).
   double total = 0;
   for (size_t t = 0; t < T; ++t)
     for (const auto& in : layout.tables[t].interactions) {
@@ -321,7 +341,7 @@ Result check_shapes(Context& c) {
       }
       total += in.mult_bound * h;
     }
-  if (total >= static_cast<double>(Fp::P))
+  if (!c.segment && total >= static_cast<double>(Fp::P))
     return reject(Check::kInteractionBound, "bus interactions could reach p", {}, "below p (about 2^64)",
                   "about 2^" + std::to_string(std::log2(total)));
   c.fri_shape = core::fri_shape(proof.options, st.log_heights);
@@ -402,9 +422,7 @@ Result check_logup(const Context& c) {
 Result check_ood_constraints(const Context& c) {
   const spec::Statement& st = c.proof.statement;
   const Fp3 &alpha = c.rp.alpha, &zeta = c.rp.zeta;
-  std::vector<Fp3> publics3;
-  for (const std::string& name : c.layout.publics)
-    publics3.push_back(embed(Fp::from_u64(name == "exit_code" ? st.exit_code : name == "entry" ? c.expected.image->entry : 0)));
+  const std::vector<Fp3>& publics3 = c.publics;
   for (size_t t = 0; t < c.T; ++t) {
     const auto& tl = c.layout.tables[t];
     size_t k = c.ood_start[t];
@@ -514,7 +532,7 @@ void extend_preprocessed(Context& c) {
   const spec::Statement& st = c.proof.statement;
   Cache& cache = c.cache;
   if (cache.valid && cache.log_heights == st.log_heights && cache.log_blowup == c.lb) return;
-  if (!c.pre) c.pre = preprocessed(*c.expected.image, st.output);
+  if (!c.pre) c.pre = c.derive();
   cache.pre_lde.assign(c.T, {});
   for (size_t t = 0; t < c.T; ++t)
     for (const auto& col : c.pre->columns[t]) {
@@ -595,7 +613,12 @@ Result check_deep_and_fri(const Context& c) {
 VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, const spec::SecurityPolicy& policy,
                     Cache* cache) {
   Cache local_cache;
-  Context c{proof, expected, policy, cache ? *cache : local_cache};
+  Context c{proof, expected, policy, cache ? *cache : local_cache, air_layout()};
+  for (const std::string& name : c.layout.publics)
+    c.publics.push_back(embed(Fp::from_u64(name == "exit_code" ? proof.statement.exit_code
+                                           : name == "entry"   ? expected.image->entry
+                                                               : 0)));
+  c.derive = [&] { return preprocessed(*expected.image, proof.statement.output); };
   Result r;
   if ((r = check_options(c)) || (r = check_statement(c)) || (r = check_shapes(c))) return {r, {}};
   if ((r = check_security(c))) return {r, c.security, c.shape};
@@ -606,6 +629,159 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, con
   extend_preprocessed(c);
   if ((r = check_deep_and_fri(c))) return {r, {}};
   return {std::nullopt, c.security, c.shape};
+}
+
+namespace {
+
+// spec: protocol:segments:security — −log2 Σ_s 2^(−bits_s).
+double union_bits(const std::vector<double>& bits) {
+  double e = 0;
+  for (double b : bits) e += std::exp2(-b);
+  return -std::log2(e);
+}
+
+}  // namespace
+
+// spec: protocol:segments:verify — the bundle's statement and cut, every segment's shapes (§8's,
+// on the segment AIR), the interaction bound and the security over the bundle, phase 1 replayed,
+// the one LogUp sum, then each segment's phase 2 as §8 checks a proof from its aux root on.
+BundleVerifyResult verify_bundle(const spec::BundleProof& bundle, const Expected& expected,
+                                 const spec::SecurityPolicy& policy, uint64_t max_cycles) {
+  using R = BundleVerifyResult;
+  const spec::BundleStatement& st = bundle.statement;
+  const AirLayout& layout = air_layout(spec::air::Mode::kSegmented);
+  const size_t n = st.segments(), T = layout.tables.size();
+  auto at = [](Rejection r, size_t s) { return R{std::move(r), s, {}}; };
+  // spec: protocol:stark:verify_options, protocol:stark:verify_statement
+  if (auto why = spec::check_options(bundle.options)) return {reject(Check::kOptionsInvalid, *why), {}, {}};
+  if (auto r = check_claim(st, expected)) return {r, {}, {}};
+  // spec: protocol:segments:boundary, protocol:segments:cut
+  if (auto why = spec::check_bundle_statement(st, expected.image->entry, max_cycles))
+    return {reject(Check::kBundleStatement, *why), {}, {}};
+  // spec: protocol:segments:shapes
+  if (bundle.main_roots.size() != n || bundle.terminal_sums.size() != n || bundle.segments.size() != n)
+    return {reject(Check::kSegmentCount, "the bundle's roots, sums and segment proofs are not one per segment", {},
+                   std::to_string(n), std::to_string(bundle.segments.size())),
+            {}, {}};
+  const size_t cpu = layout.table_index("cpu");
+  for (size_t s = 0; s < n; ++s) {
+    if (st.log_heights[s].size() != T || bundle.terminal_sums[s].size() != T)
+      return at(reject(Check::kHeightCount, "wrong number of table heights or terminal sums", {}, std::to_string(T),
+                       std::to_string(st.log_heights[s].size())),
+                s);
+    const unsigned h = st.log_heights[s][cpu];
+    if (s + 1 < n ? h != st.log_segment : h > st.log_segment)
+      return at(reject(Check::kSegmentHeight,
+                       "segment " + std::to_string(s) + "'s cpu table has 2^" + std::to_string(h) + " rows; segments have 2^" +
+                           std::to_string(st.log_segment) + " cycles",
+                       {.table = "cpu"}, pow2(st.log_segment), pow2(h)),
+                s);
+  }
+  // Every segment as a proof of its own: its heights, root and sums from the head, its body.
+  std::vector<spec::StarkProof> views(n);
+  for (size_t s = 0; s < n; ++s) {
+    spec::StarkProof& v = views[s];
+    const spec::SegmentProof& b = bundle.segments[s];
+    const spec::BoundaryState &in = st.boundaries[s], &end = st.boundaries[s + 1];
+    v.options = bundle.options;
+    v.statement = {st.program_digest, st.exit_code,
+                   std::vector<uint8_t>(st.output.begin() + static_cast<long>(in.opos),
+                                        st.output.begin() + static_cast<long>(end.opos)),
+                   st.log_heights[s]};
+    v.main_root = bundle.main_roots[s];
+    v.terminal_sums = bundle.terminal_sums[s];
+    v.aux_root = b.aux_root, v.quotient_root = b.quotient_root, v.ood = b.ood, v.fri_roots = b.fri_roots;
+    v.final_poly = b.final_poly, v.pow_nonce = b.pow_nonce, v.queries = b.queries, v.fri_openings = b.fri_openings;
+  }
+  std::vector<Cache> caches(n);
+  std::vector<std::unique_ptr<Context>> ctx;
+  double interactions = 0, bound = 0;
+  for (size_t s = 0; s < n; ++s) {
+    auto& c = *ctx.emplace_back(std::make_unique<Context>(Context{views[s], expected, policy, caches[s], layout}));
+    c.segment = true;
+    const auto publics = spec::segment_publics(st.log_segment, st.exit_code, st.boundaries, st.chunks, s);
+    for (const std::string& name : layout.publics) {
+      const auto it = std::find_if(publics.begin(), publics.end(), [&](const auto& p) { return p.first == name; });
+      ZKRV_ASSERT(it != publics.end(), "segment_publics gives every public of the segment AIR");
+      c.publics.push_back(embed(Fp::from_u64(it->second)));
+    }
+    c.derive = [&, s] { return segment_preprocessed(*expected.image, st, s); };
+    if (auto r = check_shapes(c)) return at(std::move(*r), s);
+    interactions += std::exp2(c.shape.log_interactions);
+    for (size_t t = 0; t < T; ++t)
+      for (const auto& in : layout.tables[t].interactions)
+        if (!std::isinf(in.mult_bound)) bound += in.mult_bound * std::ldexp(1.0, st.log_heights[s][t]);
+  }
+  // spec: protocol:segments:logup — the interaction bound over the whole bundle.
+  if (bound >= static_cast<double>(Fp::P))
+    return {reject(Check::kInteractionBound, "the bundle's bus interactions could reach p", {}, "below p (about 2^64)",
+                   "about 2^" + std::to_string(std::log2(bound))),
+            {}, {}};
+  // spec: protocol:segments:security — every segment's FRI, ALI and DEEP with LogUp over the
+  // bundle's interactions, then the union bound.
+  std::vector<double> provable, conjectured;
+  spec::StarkSecurity security{};
+  for (size_t s = 0; s < n; ++s) {
+    spec::SecurityShape shape = ctx[s]->shape;
+    shape.log_interactions = std::log2(std::max(interactions, 1.0));
+    const spec::StarkSecurity sec = spec::stark_security(bundle.options, shape);
+    provable.push_back(sec.provable_bits), conjectured.push_back(sec.conjectured_bits);
+    if (s == 0 || sec.provable_bits < security.provable_bits) security = sec;
+  }
+  security.provable_bits = union_bits(provable);
+  security.conjectured_bits = union_bits(conjectured);
+  if (auto why = spec::check_policy(policy, security)) {
+    const bool p = policy.measure == spec::SecurityPolicy::Measure::kProvable;
+    char found[48];
+    std::snprintf(found, sizeof found, "%.1f %s bits", p ? security.provable_bits : security.conjectured_bits,
+                  spec::measure_name(policy.measure));
+    return {reject(Check::kSecurityPolicy, *why, {}, policy.str(), found), {}, security};
+  }
+  // spec: protocol:segments:transcript — phase 1.
+  core::BundleTranscript<LoggedTranscript> bt(nullptr);
+  bt.observe_statement(bundle.options, st);
+  for (const spec::Digest& root : bundle.main_roots) bt.observe_main_root(root);
+  const core::LogupDraw<Fp3> draw = bt.sample_logup();
+  bt.observe_logup_sums(bundle.terminal_sums);
+  // spec: protocol:segments:logup — one sum over every segment's tables.
+  Fp3 sum;
+  for (size_t s = 0; s < n; ++s)
+    for (size_t t = 0; t < T; ++t) {
+      const Fp3 x = from_raw(bundle.terminal_sums[s][t]);
+      const std::string& name = layout.tables[t].name;
+      if (layout.tables[t].interactions.empty() && x != Fp3{})
+        return at(reject(Check::kNonzeroSumWithoutInteractions, "table " + name + " has no interactions but a nonzero sum",
+                         {.table = name}, str(Fp3{}), str(x)),
+                  s);
+      sum = sum + x;
+    }
+  if (sum != Fp3{})
+    return {reject(Check::kUnbalanced, "the segments' terminal sums do not add up to zero (a bus is unbalanced)", {},
+                   str(Fp3{}), str(sum)),
+            {}, security};
+  // Phase 2, segment by segment.
+  for (size_t s = 0; s < n; ++s) {
+    Context& c = *ctx[s];
+    auto tr = bt.segment(s);
+    tr.observe_aux_root(views[s].aux_root);
+    c.rp.logup = {draw.alpha, draw.beta, layout.buses * s};
+    replay_rest(tr, views[s], c.rp);
+    Result r;
+    if ((r = check_ood_constraints(c)) || (r = check_pow(c)) || (r = check_fri_layers(c)) || (r = check_query_openings(c)))
+      return at(std::move(*r), s);
+    extend_preprocessed(c);
+    if ((r = check_deep_and_fri(c))) return at(std::move(*r), s);
+    ctx[s].reset();  // its LDE and openings
+  }
+  return {std::nullopt, {}, security};
+}
+
+BundleVerifyResult verify_bundle_bytes(std::span<const uint8_t> bytes, const Expected& expected,
+                                       const spec::SecurityPolicy& policy, uint64_t max_cycles) {
+  const auto parsed = spec::decode_bundle(bytes);
+  if (!parsed.proof)
+    return {reject(Check::kMalformed, parsed.error->what + " at byte " + std::to_string(parsed.error->offset)), {}, {}};
+  return verify_bundle(*parsed.proof, expected, policy, max_cycles);
 }
 
 }  // namespace zkrv::ref::verify

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "spec/bundle.h"
 #include "spec/isa.h"
 #include "spec/stark.h"
 
@@ -26,6 +27,8 @@ struct Rejection {
     kMalformed,  // malformed: the bytes do not decode (`what` names the offset)
     kOptionsInvalid,  // options: check_options names the range violated
     kProgramDigest, kExitCode, kOutput,  // statement
+    kBundleStatement,                    // statement: a bundle's cut (spec::check_bundle_statement)
+    kSegmentCount, kSegmentHeight,       // shape: a bundle's parts per segment, its cpu heights
     // shape (kBlowupTooSmall: options)
     kHeightCount, kOutputTooLong, kHeightDerived, kTooTall, kTooShort, kBlowupTooSmall, kUnboundedSend, kInteractionBound,
     kNothingToFold, kTerminalSumCount, kOodCount, kFriRootCount, kFriOpeningCount, kFinalLength, kQueryCount,
@@ -93,5 +96,20 @@ struct TranscriptLog {
   std::vector<std::pair<std::string, size_t>> absorbed;
 };
 std::optional<TranscriptLog> transcript_log(const spec::StarkProof& proof);
+
+// spec: protocol:segments:* — a bundle of N >= 2 segments. The rejection names the segment where
+// it is one segment's; `security` is the bundle's (protocol:segments:security), filled once the
+// shapes are accepted. `max_cycles`: the longest run accepted (N·2^k at most).
+struct BundleVerifyResult {
+  std::optional<Rejection> rejection;
+  std::optional<size_t> segment;
+  spec::StarkSecurity security{};
+  bool ok() const { return !rejection; }
+};
+BundleVerifyResult verify_bundle(const spec::BundleProof& bundle, const Expected& expected,
+                                 const spec::SecurityPolicy& policy, uint64_t max_cycles = spec::kDefaultMaxCycles);
+// Decodes first; a malformed bundle is a kMalformed rejection naming the offset.
+BundleVerifyResult verify_bundle_bytes(std::span<const uint8_t> bytes, const Expected& expected,
+                                       const spec::SecurityPolicy& policy, uint64_t max_cycles = spec::kDefaultMaxCycles);
 
 }  // namespace zkrv::ref::verify

@@ -1,0 +1,241 @@
+// Bundles of the reference prover (spec/protocol.md §9, protocol:segments:*): a run cut into
+// segments, proven and verified; its bytes decode to themselves and are deterministic; and the
+// verifier rejects the bundles a cheating prover could send (protocol:segments:attacks): segments
+// reordered, dropped or duplicated, a boundary changed in the statement, a root changed after the
+// challenges were drawn, a segment from another run spliced in, the wrong program, a too-small
+// security, and malformed bytes.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "reference/air/segment_trace.h"
+#include "reference/elf/elf_loader.h"
+#include "reference/exec/executor.h"
+#include "reference/prove/prove.h"
+#include "reference/verify/verify.h"
+#include "spec/bundle.h"
+#include "spec/run_segments.h"
+#include "tests/support/elf_builder.h"
+#include "tools/common/files.h"
+
+namespace zkrv {
+namespace {
+
+namespace rv = ref::verify;
+using Check = rv::Rejection::Check;
+
+const spec::StarkOptions kOptions{2, 8, 2, 3};
+const spec::SecurityPolicy kAnyBits = spec::SecurityPolicy::at_least(spec::SecurityPolicy::Measure::kProvable, 0);
+
+// Reads its input 4 bytes at a time and echoes each piece, spinning ~900 cycles between reads
+// (as tests/air/segment_trace_test.cpp): segments with reads, writes, a short read and none.
+spec::ProgramImage echo_program() {
+  using namespace testing::rv;
+  std::vector<uint32_t> code = {lui(8, 0x20),
+                                addi(17, 0, 63), addi(10, 0, 0), addi(11, 8, 0), addi(12, 0, 4), ecall(),
+                                addi(9, 10, 0),
+                                addi(17, 0, 64), addi(10, 0, 1), addi(12, 9, 0), ecall(),
+                                addi(8, 8, 4), addi(5, 0, 450),
+                                addi(5, 5, -1), b(-4, 0, 5, 1),
+                                b(-56, 0, 9, 1)};
+  for (uint32_t w : testing::rv::exit_with(0)) code.push_back(w);
+  return *ref::load_elf(testing::simple_elf(code)).image;
+}
+
+struct CutRun {
+  spec::RunPlan plan;
+  std::vector<ref::air::AirTrace> segments;
+  std::vector<uint8_t> output;
+  uint32_t exit_code = 0;
+};
+CutRun cut(const spec::ProgramImage& image, const std::vector<uint8_t>& input, unsigned k) {
+  CutRun r;
+  spec::RunPlanner planner(image, k);
+  spec::ExecOptions o;
+  spec::attach(planner, o);
+  r.plan = planner.finish(ref::execute(image, input, o));
+  spec::ExecOptions t;
+  t.trace = true;
+  const auto run = ref::execute(image, input, t);
+  r.output = run.output;
+  r.exit_code = static_cast<uint32_t>(run.exit_code);
+  r.segments = ref::air::build_segment_traces(image, run, r.plan);
+  return r;
+}
+
+std::string verdict(const rv::BundleVerifyResult& v) {
+  if (v.ok()) return "accepted";
+  return std::string(rv::check_name(v.rejection->check)) + (v.segment ? " in segment " + std::to_string(*v.segment) : "");
+}
+std::string check(const rv::BundleVerifyResult& v) { return v.ok() ? "accepted" : rv::check_name(v.rejection->check); }
+
+struct Proven {
+  spec::ProgramImage image = echo_program();
+  std::vector<uint8_t> input = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9'};
+  CutRun run = cut(image, input, 10);
+  spec::BundleProof bundle = ref::prove::prove_bundle_unchecked(image, run.segments, run.plan, kOptions);
+  rv::Expected expected() const { return {&image, run.exit_code, &run.output}; }
+};
+const Proven& proven() {
+  static const Proven p;
+  return p;
+}
+
+TEST(Bundle, ARunOfSeveralSegmentsIsProvenAndVerified) {
+  const Proven& p = proven();
+  ASSERT_GE(p.bundle.statement.segments(), 3u);
+  EXPECT_EQ(p.bundle.statement.output, p.run.output);
+  const auto v = rv::verify_bundle(p.bundle, p.expected(), kAnyBits);
+  EXPECT_EQ(verdict(v), "accepted") << (v.rejection ? v.rejection->what : "");
+  EXPECT_GT(v.security.provable_bits, 0);
+  // the claimed output alone, without an expected one
+  EXPECT_EQ(verdict(rv::verify_bundle(p.bundle, {&p.image, p.run.exit_code, nullptr}, kAnyBits)), "accepted");
+}
+
+TEST(Bundle, ItsBytesDecodeToItselfAndAreDeterministic) {
+  const Proven& p = proven();
+  const auto bytes = spec::encode_bundle(p.bundle);
+  ASSERT_TRUE(spec::is_bundle(bytes));
+  const auto back = spec::decode_bundle(bytes);
+  ASSERT_TRUE(back.proof) << back.error->what;
+  EXPECT_EQ(spec::encode_bundle(*back.proof), bytes);
+  EXPECT_EQ(verdict(rv::verify_bundle_bytes(bytes, p.expected(), kAnyBits)), "accepted");
+  const auto again = ref::prove::prove_bundle_unchecked(p.image, p.run.segments, p.run.plan, kOptions);
+  EXPECT_EQ(spec::encode_bundle(again), bytes);
+  // every truncation and a trailing byte are malformed, never a crash
+  for (size_t n : {size_t{0}, size_t{7}, size_t{8}, size_t{100}, bytes.size() / 2, bytes.size() - 1})
+    EXPECT_EQ(check(rv::verify_bundle_bytes(std::span(bytes.data(), n), p.expected(), kAnyBits)), "malformed") << n;
+  auto longer = bytes;
+  longer.push_back(0);
+  EXPECT_EQ(check(rv::verify_bundle_bytes(longer, p.expected(), kAnyBits)), "malformed");
+  // a proof of one run is not a bundle
+  EXPECT_FALSE(spec::decode_bundle(std::vector<uint8_t>{'Z', 'K', 'R', 'V', '-', 'P', 'R', 'F', 0}).proof);
+}
+
+// The statement, the heights and every segment's parts moved together, as a cheating prover
+// would send them.
+void swap_segments(spec::BundleProof& b, size_t i, size_t j) {
+  std::swap(b.statement.log_heights[i], b.statement.log_heights[j]);
+  std::swap(b.main_roots[i], b.main_roots[j]);
+  std::swap(b.terminal_sums[i], b.terminal_sums[j]);
+  std::swap(b.segments[i], b.segments[j]);
+}
+
+TEST(BundleAttacks, SegmentsReorderedAreRejected) {
+  const Proven& p = proven();
+  auto b = p.bundle;
+  swap_segments(b, 0, 1);
+  // segment 1's proof in position 0: its clk_start, tags and start state are position 0's
+  EXPECT_EQ(verdict(rv::verify_bundle(b, p.expected(), kAnyBits)), "constraints_at_zeta in segment 0");
+  // and with the boundaries moved along: the first no longer starts at the entry
+  std::swap(b.statement.boundaries[0], b.statement.boundaries[1]);
+  EXPECT_EQ(verdict(rv::verify_bundle(b, p.expected(), kAnyBits)), "bundle_statement");
+}
+
+TEST(BundleAttacks, ASegmentDroppedOrDuplicatedIsRejected) {
+  const Proven& p = proven();
+  const size_t n = p.bundle.statement.segments();
+  {  // segment 1 dropped, with its boundary and chunk bound
+    auto b = p.bundle;
+    b.statement.log_heights.erase(b.statement.log_heights.begin() + 1);
+    b.main_roots.erase(b.main_roots.begin() + 1);
+    b.terminal_sums.erase(b.terminal_sums.begin() + 1);
+    b.segments.erase(b.segments.begin() + 1);
+    b.statement.boundaries.erase(b.statement.boundaries.begin() + 1);
+    b.statement.chunks.erase(b.statement.chunks.begin() + 1);
+    // its gmem tokens are missing
+    EXPECT_EQ(verdict(rv::verify_bundle(b, p.expected(), kAnyBits)), "unbalanced");
+  }
+  {  // segment 1 twice: its parts and its boundary repeated
+    auto b = p.bundle;
+    b.statement.log_heights.insert(b.statement.log_heights.begin() + 1, b.statement.log_heights[1]);
+    b.main_roots.insert(b.main_roots.begin() + 1, b.main_roots[1]);
+    b.terminal_sums.insert(b.terminal_sums.begin() + 1, b.terminal_sums[1]);
+    b.segments.insert(b.segments.begin() + 1, b.segments[1]);
+    b.statement.boundaries.insert(b.statement.boundaries.begin() + 1, b.statement.boundaries[1]);
+    b.statement.chunks.insert(b.statement.chunks.begin() + 1, b.statement.chunks[1]);
+    ASSERT_EQ(b.statement.segments(), n + 1);
+    // its gmem receives take tokens sent once
+    EXPECT_EQ(verdict(rv::verify_bundle(b, p.expected(), kAnyBits)), "unbalanced");
+  }
+}
+
+TEST(BundleAttacks, AChangedBoundaryIsRejected) {
+  const Proven& p = proven();
+  for (const char* what : {"pc", "register", "ipos", "opos", "chunk"}) {
+    SCOPED_TRACE(what);
+    auto b = p.bundle;
+    spec::BoundaryState& x = b.statement.boundaries[1];
+    if (std::string(what) == "pc") x.pc += 4;
+    if (std::string(what) == "register") x.regs[5] ^= 1;
+    if (std::string(what) == "ipos") x.ipos = 0;
+    if (std::string(what) == "opos") x.opos = 0;
+    if (std::string(what) == "chunk") b.statement.chunks[1] += 1;
+    // one value read by two segments: the first that reads it fails its constraints
+    EXPECT_EQ(verdict(rv::verify_bundle(b, p.expected(), kAnyBits)), "constraints_at_zeta in segment 0");
+  }
+}
+
+TEST(BundleAttacks, ARootOrSumChangedAfterTheChallengesIsRejected) {
+  const Proven& p = proven();
+  {
+    auto b = p.bundle;
+    b.main_roots[1][0] ^= 1;
+    // every challenge drawn after it changes: the first segment's quotient no longer matches
+    EXPECT_EQ(verdict(rv::verify_bundle(b, p.expected(), kAnyBits)), "constraints_at_zeta in segment 0");
+  }
+  {
+    auto b = p.bundle;
+    b.terminal_sums[0][0][0] = (b.terminal_sums[0][0][0] + 1) % 0xffffffff00000001ull;
+    EXPECT_EQ(check(rv::verify_bundle(b, p.expected(), kAnyBits)), "unbalanced");
+  }
+  {  // two sums moved between segments keep the total: the constraints at ζ catch it
+    auto b = p.bundle;
+    const size_t t = 0;
+    auto& a = b.terminal_sums[0][t];
+    auto& c = b.terminal_sums[1][t];
+    constexpr uint64_t P = 0xffffffff00000001ull;
+    a[0] = (a[0] + 5) % P, c[0] = c[0] >= 5 ? c[0] - 5 : c[0] + (P - 5);
+    EXPECT_EQ(verdict(rv::verify_bundle(b, p.expected(), kAnyBits)), "constraints_at_zeta in segment 0");
+  }
+  {
+    auto b = p.bundle;
+    b.segments[2].aux_root[3] ^= 1;
+    EXPECT_EQ(verdict(rv::verify_bundle(b, p.expected(), kAnyBits)), "constraints_at_zeta in segment 2");
+  }
+}
+
+TEST(BundleAttacks, ASegmentOfAnotherRunIsRejected) {
+  const Proven& p = proven();
+  // the same program on another input: its segment 1 spliced into this bundle
+  const CutRun other = cut(p.image, {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'}, 10);
+  const auto ob = ref::prove::prove_bundle_unchecked(p.image, other.segments, other.plan, kOptions);
+  auto b = p.bundle;
+  b.main_roots[1] = ob.main_roots[1];
+  b.terminal_sums[1] = ob.terminal_sums[1];
+  b.segments[1] = ob.segments[1];
+  // its terminal sums were drawn with other challenges, and its gmem tokens are the other run's
+  EXPECT_EQ(verdict(rv::verify_bundle(b, p.expected(), kAnyBits)), "unbalanced");
+  // and the other run's bundle proves its own statement, not this one's
+  EXPECT_EQ(verdict(rv::verify_bundle(ob, {&p.image, other.exit_code, &other.output}, kAnyBits)), "accepted");
+  EXPECT_EQ(check(rv::verify_bundle(ob, p.expected(), kAnyBits)), "output");
+}
+
+TEST(BundleAttacks, TheWrongProgramExitOrPolicyIsRejected) {
+  const Proven& p = proven();
+  auto other = p.image;
+  other.segments[0].data[0] ^= 1;
+  EXPECT_EQ(check(rv::verify_bundle(p.bundle, {&other, p.run.exit_code, &p.run.output}, kAnyBits)), "program_digest");
+  EXPECT_EQ(check(rv::verify_bundle(p.bundle, {&p.image, p.run.exit_code + 1, &p.run.output}, kAnyBits)), "exit_code");
+  EXPECT_EQ(check(rv::verify_bundle(p.bundle, p.expected(), spec::SecurityPolicy{})), "security_policy");
+  // a cycle bound below N·2^k
+  EXPECT_EQ(check(rv::verify_bundle(p.bundle, p.expected(), kAnyBits, 1024)), "bundle_statement");
+  // a segment size the heights do not have
+  auto b = p.bundle;
+  b.statement.log_segment = 11;
+  EXPECT_EQ(check(rv::verify_bundle(b, p.expected(), kAnyBits)), "segment_height");
+}
+
+}  // namespace
+}  // namespace zkrv
