@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "optimized/field/goldilocks.h"
+#include "spec/air/spec.h"
 
 namespace zkrv::opt::air {
 
@@ -21,6 +22,7 @@ struct CombineArgs {
   size_t next = 1;                     // offset of the next row (the blowup on an LDE coset)
   const Fp* publics = nullptr;         // spec order
   Fp3 lu_alpha, lu_beta;               // LogUp challenges
+  uint64_t local_offset = 0;           // B·s: segment s's offset of a local bus's tag (protocol:segments:scope)
   Fp3 terminal;                        // the table's terminal sum
   const Fp3* powers = nullptr;         // combination powers, combined_constraints() of them
   const Fp* sel_first = nullptr;       // per row: the first-row, last-row and transition selectors
@@ -38,6 +40,7 @@ struct CheckArgs {
   size_t n = 0;                        // rows, a power of two
   const Fp* publics = nullptr;
   Fp3 lu_alpha, lu_beta;
+  uint64_t local_offset = 0;  // as CombineArgs
 };
 struct RowFailure {
   size_t row;         // == end when every constraint holds on the rows checked
@@ -76,7 +79,7 @@ struct TableCode {
   const uint64_t* receive_tags;
   SendFn receive;
 };
-// Spec order, as core::air_layout().tables.
-const std::vector<TableCode>& generated_tables();
+// Spec order, as core::air_layout(mode).tables: a whole run's AIR or a bundle segment's.
+const std::vector<TableCode>& generated_tables(spec::air::Mode mode = spec::air::Mode::kWhole);
 
 }  // namespace zkrv::opt::air

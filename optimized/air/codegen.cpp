@@ -124,6 +124,18 @@ std::string ident(const std::string& name) {
   return s;
 }
 
+// The AIR being generated (a whole run's, or a bundle segment's: its functions named seg_*).
+zkrv::spec::air::Mode g_mode = zkrv::spec::air::Mode::kWhole;
+bool segmented() { return g_mode == zkrv::spec::air::Mode::kSegmented; }
+// A table's name in the generated functions' names.
+std::string fname(const TableLayout& t) { return (segmented() ? "seg_" : "") + ident(t.name); }
+// An interaction's fingerprint tag: its bus's index, plus the segment's offset B·s on a local bus
+// of a segment (protocol:segments:scope), read from `offset` at run time.
+std::string tag_expr(const zkrv::core::CompiledInteraction& in, const char* offset) {
+  const std::string tag = std::to_string(in.tag) + "ull";
+  return segmented() && !in.global ? "(" + tag + " + " + offset + ")" : tag;
+}
+
 // The quotient's combination at one row unit (one row, or eight with AVX-512): a template over
 // the value-type policy T (scalar_policy.h, avx512_policy.h), written to air_generated.inc.
 void row_template(std::ostream& out, const TableLayout& t) {
@@ -159,7 +171,7 @@ void row_template(std::ostream& out, const TableLayout& t) {
         // α − (tag + Σ β^(i+1) t_i), the sum reduced once
         body << "    typename T::Lazy3 h" << dn << ";\n";
         for (size_t i = 0; i < tuple.size(); ++i) body << "    h" << dn << ".add(x.bp[" << i << "], " << tuple[i] << ");\n";
-        body << "    const F3 " << dn << " = x.alpha - (T::mk3(T::K(" << in.tag << "ull), T::Z(), T::Z()) + h" << dn
+        body << "    const F3 " << dn << " = x.alpha - (T::mk3(T::K(" << tag_expr(in, "x.local_offset") << "), T::Z(), T::Z()) + h" << dn
              << ".value());  // " << in.id << "\n";
         d.push_back(dn);
         m.push_back(in.send ? mult : "(-" + mult + ")");
@@ -183,7 +195,7 @@ void row_template(std::ostream& out, const TableLayout& t) {
   ZKRV_ASSERT(k == t.combined_constraints(), "codegen: combined constraint count of " + t.name);
   out << "// table " << t.name << ": " << t.constraints.size() << " constraints, " << t.interactions.size()
       << " interactions in " << t.fractions.size() << " fraction columns, " << dag.temps() << " temporaries\n";
-  out << "template <class T>\ninline typename T::F3 row_" << ident(t.name) << "(const RowContext<T>& x, size_t i, size_t j) {\n";
+  out << "template <class T>\ninline typename T::F3 row_" << fname(t) << "(const RowContext<T>& x, size_t i, size_t j) {\n";
   out << "  using F = typename T::F;\n  using F3 = typename T::F3;\n  (void)j;\n";
   out << "  const F sf = T::ld(x.sel_first, i), sl = T::ld(x.sel_last, i), st = T::ld(x.sel_transition, i);\n";
   out << "  (void)sf; (void)sl; (void)st;\n";
@@ -218,7 +230,7 @@ void check_function(std::ostream& out, const TableLayout& t) {
     const std::string v = dag.emit(c.expr);
     body << "    if ((" << cover << ") && !(" << v << " == Fp())) return {i, " << k << "};  // " << c.id << "\n";
   }
-  out << "RowFailure check_" << ident(t.name) << "(const CheckArgs& a, size_t begin, size_t end) {\n";
+  out << "RowFailure check_" << fname(t) << "(const CheckArgs& a, size_t begin, size_t end) {\n";
   out << "  const Fp* const* col = a.columns;\n  const Fp* pub = a.publics;\n  (void)col; (void)pub;\n";
   out << "  const size_t last = a.n - 1, mask = a.n - 1;\n  (void)last;\n";
   out << "  for (size_t i = begin; i < end; ++i) {\n    const size_t j = (i + 1) & mask;\n    (void)j;\n";
@@ -240,8 +252,8 @@ void logup_function(std::ostream& out, const TableLayout& t, const std::string& 
     const std::string mult = dag.emit(in.mult);
     body << "    {\n      LazySum3 h;\n";
     for (size_t i = 0; i < tuple.size(); ++i) body << "      h.add(bp[" << i << "], " << tuple[i] << ");\n";
-    body << "      den[r * " << S << " + " << k << "] = lu_alpha - (Fp3{{Fp::from_u64(" << in.tag
-         << "ull), Fp(), Fp()}} + h.value());  // " << in.id << "\n";
+    body << "      den[r * " << S << " + " << k << "] = lu_alpha - (Fp3{{Fp::from_u64(" << tag_expr(in, "a.local_offset")
+         << "), Fp(), Fp()}} + h.value());  // " << in.id << "\n";
     body << "      mult[r * " << S << " + " << k << "] = " << (in.send ? mult : "-" + mult) << ";\n    }\n";
   }
   size_t arity = 1;
@@ -262,7 +274,7 @@ void logup_function(std::ostream& out, const TableLayout& t, const std::string& 
 // The buses whose receiving table counts its tuples (air_eval.h, SendFn).
 bool is_lookup_bus(uint64_t tag) {
   static const char* const kLookups[] = {"byte", "range16", "and8", "program", "segment", "image", "pow2"};
-  const std::string& name = zkrv::spec::air::embedded_spec().buses.at(tag).name;
+  const std::string& name = zkrv::spec::air::embedded_spec(g_mode).buses.at(tag).name;
   return std::find(std::begin(kLookups), std::end(kLookups), name) != std::end(kLookups);
 }
 // The interactions of t: the sends (or receives) on lookup buses, or those on the other buses.
@@ -370,12 +382,16 @@ int main(int argc, char** argv) {
     return 64;
   }
   const std::string dir = argv[1];
-  const AirLayout& layout = zkrv::core::air_layout();
+  using zkrv::spec::air::Mode;
+  const Mode kModes[] = {Mode::kWhole, Mode::kSegmented};
 
   std::ostringstream inc;
   inc << kHeader << "// The quotient's combination, row by row, over the value types of a policy T.\n"
       << "// Included by air_generated.cpp and air_generated_avx512.cpp only.\n\n";
-  for (const auto& t : layout.tables) row_template(inc, t);
+  for (Mode m : kModes) {
+    g_mode = m;
+    for (const auto& t : zkrv::core::air_layout(m).tables) row_template(inc, t);
+  }
 
   std::ostringstream cpp;
   cpp << kHeader << "#include \"optimized/air/air_eval.h\"\n#include \"optimized/air/row_context.h\"\n"
@@ -384,44 +400,53 @@ int main(int argc, char** argv) {
   std::ostringstream avx;
   avx << kHeader << "#include \"optimized/air/avx512_policy.h\"\n#include \"optimized/air/row_context.h\"\n\n"
       << "namespace zkrv::opt::air {\nnamespace {\n\n#include \"air_generated.inc\"\n\n}  // namespace\n\n";
-  for (const auto& t : layout.tables) {
-    const std::string n = ident(t.name);
-    cpp << "void combine_scalar_" << n << "(const CombineArgs& a, size_t begin, size_t end, Fp3* out) {\n"
-        << "  combine_rows<ScalarPolicy>(a, " << arity_of(t) << ", " << t.combined_constraints() << ", &row_" << n
-        << "<ScalarPolicy>, begin, end, out, nullptr);\n}\n"
-        << "void combine_" << n << "(const CombineArgs& a, size_t begin, size_t end, Fp3* out) {\n"
-        << "  if (simd_level() == SimdLevel::kAvx512) return combine_avx512_" << n << "(a, begin, end, out, &combine_scalar_" << n << ");\n"
-        << "  combine_scalar_" << n << "(a, begin, end, out);\n}\n\n";
-    avx << "void combine_avx512_" << n << "(const CombineArgs& a, size_t begin, size_t end, Fp3* out, CombineFn rest) {\n"
-        << "  combine_rows<Avx512Policy>(a, " << arity_of(t) << ", " << t.combined_constraints() << ", &row_" << n
-        << "<Avx512Policy>, begin, end, out, rest);\n}\n";
+  std::ostringstream decl;
+  for (Mode m : kModes) {
+    g_mode = m;
+    for (const auto& t : zkrv::core::air_layout(m).tables) {
+      const std::string n = fname(t);
+      cpp << "void combine_scalar_" << n << "(const CombineArgs& a, size_t begin, size_t end, Fp3* out) {\n"
+          << "  combine_rows<ScalarPolicy>(a, " << arity_of(t) << ", " << t.combined_constraints() << ", &row_" << n
+          << "<ScalarPolicy>, begin, end, out, nullptr);\n}\n"
+          << "void combine_" << n << "(const CombineArgs& a, size_t begin, size_t end, Fp3* out) {\n"
+          << "  if (simd_level() == SimdLevel::kAvx512) return combine_avx512_" << n << "(a, begin, end, out, &combine_scalar_" << n << ");\n"
+          << "  combine_scalar_" << n << "(a, begin, end, out);\n}\n\n";
+      avx << "void combine_avx512_" << n << "(const CombineArgs& a, size_t begin, size_t end, Fp3* out, CombineFn rest) {\n"
+          << "  combine_rows<Avx512Policy>(a, " << arity_of(t) << ", " << t.combined_constraints() << ", &row_" << n
+          << "<Avx512Policy>, begin, end, out, rest);\n}\n";
+      decl << "void combine_avx512_" << n << "(const CombineArgs&, size_t, size_t, Fp3*, CombineFn);\n";
+    }
   }
   avx << "\n}  // namespace zkrv::opt::air\n";
-  // declarations of the AVX-512 entries, before their use
-  std::ostringstream decl;
-  for (const auto& t : layout.tables)
-    decl << "void combine_avx512_" << ident(t.name) << "(const CombineArgs&, size_t, size_t, Fp3*, CombineFn);\n";
   std::string cpp_text = cpp.str();
   const std::string anchor = "namespace zkrv::opt::air {\nnamespace {\n";
   cpp_text.replace(cpp_text.find(anchor), anchor.size(), "namespace zkrv::opt::air {\n\n" + decl.str() + "\nnamespace {\n");
-  std::ostringstream rest;
-  for (const auto& t : layout.tables) {
-    check_function(rest, t);
-    const std::string n = ident(t.name);
-    logup_function(rest, t, "logup_" + n, pick(t, Pick::kAll));
-    logup_function(rest, t, "logup_other_" + n, pick(t, Pick::kOtherBuses));
-    lookup_function(rest, t, "send_" + n, pick(t, Pick::kLookupSends));
-    lookup_function(rest, t, "receive_" + n, pick(t, Pick::kLookupReceives));
+  std::ostringstream rest, lists;
+  for (Mode m : kModes) {
+    g_mode = m;
+    const AirLayout& layout = zkrv::core::air_layout(m);
+    for (const auto& t : layout.tables) {
+      check_function(rest, t);
+      const std::string n = fname(t);
+      logup_function(rest, t, "logup_" + n, pick(t, Pick::kAll));
+      logup_function(rest, t, "logup_other_" + n, pick(t, Pick::kOtherBuses));
+      lookup_function(rest, t, "send_" + n, pick(t, Pick::kLookupSends));
+      lookup_function(rest, t, "receive_" + n, pick(t, Pick::kLookupReceives));
+    }
+    lists << "  static const std::vector<TableCode> " << (segmented() ? "segmented" : "whole") << " = {\n";
+    for (const auto& t : layout.tables) {
+      const std::string n = fname(t);
+      lists << "      {\"" << t.name << "\", " << t.columns << ", " << t.aux_width() << ", " << t.combined_constraints()
+            << ", &combine_" << n << ", " << t.constraints.size() << ", &check_" << n << ", "
+            << t.interactions.size() << ", logup_" << n << "_tags, &logup_" << n << ", "
+            << pick(t, Pick::kOtherBuses).size() << ", logup_other_" << n << "_tags, &logup_other_" << n << ", "
+            << pick(t, Pick::kLookupSends).size() << ", send_" << n << "_tags, &send_" << n << ", "
+            << pick(t, Pick::kLookupReceives).size() << ", receive_" << n << "_tags, &receive_" << n << "},\n";
+    }
+    lists << "  };\n";
   }
-  rest << "}  // namespace\n\nconst std::vector<TableCode>& generated_tables() {\n  static const std::vector<TableCode> tables = {\n";
-  for (const auto& t : layout.tables)
-    rest << "      {\"" << t.name << "\", " << t.columns << ", " << t.aux_width() << ", " << t.combined_constraints()
-         << ", &combine_" << ident(t.name) << ", " << t.constraints.size() << ", &check_" << ident(t.name) << ", "
-         << t.interactions.size() << ", logup_" << ident(t.name) << "_tags, &logup_" << ident(t.name) << ", "
-         << pick(t, Pick::kOtherBuses).size() << ", logup_other_" << ident(t.name) << "_tags, &logup_other_" << ident(t.name) << ", "
-         << pick(t, Pick::kLookupSends).size() << ", send_" << ident(t.name) << "_tags, &send_" << ident(t.name) << ", "
-         << pick(t, Pick::kLookupReceives).size() << ", receive_" << ident(t.name) << "_tags, &receive_" << ident(t.name) << "},\n";
-  rest << "  };\n  return tables;\n}\n\n}  // namespace zkrv::opt::air\n";
+  rest << "}  // namespace\n\nconst std::vector<TableCode>& generated_tables(spec::air::Mode mode) {\n" << lists.str()
+       << "  return mode == spec::air::Mode::kWhole ? whole : segmented;\n}\n\n}  // namespace zkrv::opt::air\n";
   cpp_text += rest.str();
 
   for (const auto& [name, text] : {std::pair{std::string("air_generated.inc"), inc.str()},

@@ -21,12 +21,13 @@ struct RowContext {
   const Fp* sel_transition;
   std::vector<typename T::F3> pw, bp;  // the combination powers; β^(i+1)
   typename T::F3 alpha, terminal;
+  uint64_t local_offset;  // a segment's offset of its local buses' tags
 };
 
 template <class T>
 RowContext<T> make_context(const CombineArgs& a, size_t arity, size_t count) {
   RowContext<T> x{a.columns, a.aux, a.publics, a.sel_first, a.sel_last, a.sel_transition, {}, {},
-                  T::b3(a.lu_alpha), T::b3(a.terminal)};
+                  T::b3(a.lu_alpha), T::b3(a.terminal), a.local_offset};
   for (size_t k = 0; k < count; ++k) x.pw.push_back(T::b3(a.powers[k]));
   x.bp.push_back(T::b3(a.lu_beta));
   for (size_t i = 1; i < arity; ++i) x.bp.push_back(T::mul3(x.bp[i - 1], x.bp[0]));

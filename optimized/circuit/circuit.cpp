@@ -17,10 +17,7 @@ namespace {
 using shapes::pow2;
 using shapes::require;
 using shapes::require_heights;
-size_t generated_publics() {
-  static const size_t n = spec::air::embedded_spec().publics.size();
-  return n;
-}
+size_t generated_publics(spec::air::Mode mode) { return spec::air::embedded_spec(mode).publics.size(); }
 const Fp kOne = Fp::from_u64(1);
 
 // Buffers' values where the host can address them: in place when the backend's memory is the
@@ -61,16 +58,16 @@ class CpuCircuit final : public Circuit {
   explicit CpuCircuit(unsigned threads) : threads_(resolve_threads(threads)) {}
   std::string name() const override { return "cpu-circuit(" + std::to_string(threads_) + " threads)"; }
 
-  Fp3 logup_columns(Backend& be, size_t table, const std::vector<std::vector<size_t>>& fractions,
+  Fp3 logup_columns(Backend& be, const Air& air, size_t table, const std::vector<std::vector<size_t>>& fractions,
                     std::span<const Buffer<Fp>> trace, std::span<const Fp> publics, const Fp3& alpha, const Fp3& beta,
                     std::span<Buffer<Fp>> aux) override {
-    const air::TableCode& code = air::generated_tables().at(table);
+    const air::TableCode& code = air::generated_tables(air.mode).at(table);
     const size_t F = fractions.size(), I = code.interactions;
     if (aux.size() != 3 * (F + 1) || trace.size() != code.columns) throw std::invalid_argument("logup_columns: shapes do not match");
     const size_t h = trace.empty() ? 0 : trace[0].size();
     require(pow2(h), "logup_columns: the height is not a power of two");
     require_heights(trace, h, "logup_columns: columns of different heights");
-    require(publics.size() >= generated_publics(), "logup_columns: too few public values");
+    require(publics.size() >= generated_publics(air.mode), "logup_columns: too few public values");
     for (const auto& g : fractions) {
       require(g.size() == 1 || g.size() == 2, "logup_columns: a fraction sums one or two interactions");
       for (size_t i : g) require(i < I, "logup_columns: a fraction names an interaction the table lacks");
@@ -86,6 +83,7 @@ class CpuCircuit final : public Circuit {
     args.publics = publics.data();
     args.lu_alpha = alpha;
     args.lu_beta = beta;
+    args.local_offset = air.local_offset;
     // Each fraction column's value m0/d0 (+ m1/d1) straight into its three base columns, a block
     // of rows at a time with one batch inversion: a term with multiplicity 0 adds nothing and is
     // not inverted; a pair with both terms is one fraction (d1 m0 + d0 m1) / (d0 d1). A zero
@@ -143,13 +141,13 @@ class CpuCircuit final : public Circuit {
   void quotient_part(Backend& be, const QuotientPart& p, std::span<const Buffer<Fp>> main,
                      std::span<const Buffer<Fp>> aux, std::span<const Fp> publics, const Buffer<Fp3>& powers,
                      std::span<Buffer<Fp>> q) override {
-    const air::TableCode& code = air::generated_tables().at(p.table);
+    const air::TableCode& code = air::generated_tables(p.air.mode).at(p.table);
     const size_t h = size_t{1} << p.log_h;
     if (main.size() != code.columns || aux.size() != code.aux_width || q.size() != 3 ||
         powers.size() != code.combined_constraints)
       throw std::invalid_argument("quotient_part: shapes do not match");
     require(p.blowup > 0 && p.k < p.blowup, "quotient_part: part k of blowup parts");
-    require(publics.size() >= generated_publics(), "quotient_part: too few public values");
+    require(publics.size() >= generated_publics(p.air.mode), "quotient_part: too few public values");
     for (const auto& c : main) if (c.size() != h) throw std::invalid_argument("quotient_part: a column of the wrong height");
     for (const auto& c : aux) if (c.size() != h) throw std::invalid_argument("quotient_part: a column of the wrong height");
     for (const auto& c : q) if (c.size() != h * p.blowup) throw std::invalid_argument("quotient_part: q holds the LDE");
@@ -166,6 +164,7 @@ class CpuCircuit final : public Circuit {
     a.publics = publics.data();
     a.lu_alpha = p.lu_alpha;
     a.lu_beta = p.lu_beta;
+    a.local_offset = p.air.local_offset;
     a.terminal = p.terminal;
     a.powers = powers_h.cptrs()[0];
     // A tile of rows (and the next row) of every column is copied into one cache-resident

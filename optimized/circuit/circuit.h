@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "optimized/backend/backend.h"
+#include "spec/air/spec.h"
 
 namespace zkrv::opt {
 
@@ -24,11 +25,18 @@ class Circuit {
   virtual ~Circuit() = default;
   virtual std::string name() const = 0;
 
+  // Which AIR the tables are of: a whole run's, or segment s of a bundle's, whose local buses'
+  // tags are offset by local_offset = B·s (protocol:segments:scope).
+  struct Air {
+    spec::air::Mode mode = spec::air::Mode::kWhole;
+    uint64_t local_offset = 0;
+  };
+
   // protocol:stark:logup for table `table` (spec order): from its trace columns (h rows), each
   // fraction column's three base columns, then the running sum's (3·(fractions + 1) in aux);
   // returns the terminal sum.
   // fractions[f]: the interactions (1 or 2, the generated LogUp order) that fraction f sums.
-  virtual Fp3 logup_columns(Backend& be, size_t table, const std::vector<std::vector<size_t>>& fractions,
+  virtual Fp3 logup_columns(Backend& be, const Air& air, size_t table, const std::vector<std::vector<size_t>>& fractions,
                             std::span<const Buffer<Fp>> trace, std::span<const Fp> publics, const Fp3& alpha,
                             const Fp3& beta, std::span<Buffer<Fp>> aux) = 0;
 
@@ -41,6 +49,7 @@ class Circuit {
     size_t blowup = 1, k = 0;
     Fp x0, scale;
     Fp3 lu_alpha, lu_beta, terminal;
+    Air air;
   };
   virtual void quotient_part(Backend& be, const QuotientPart& part, std::span<const Buffer<Fp>> main,
                              std::span<const Buffer<Fp>> aux, std::span<const Fp> publics, const Buffer<Fp3>& powers,

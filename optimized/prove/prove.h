@@ -15,7 +15,9 @@
 #include "optimized/air/check.h"
 #include "optimized/backend/backend.h"
 #include "optimized/circuit/circuit.h"
+#include "spec/bundle.h"
 #include "spec/isa.h"
+#include "spec/run_segments.h"
 #include "spec/stark.h"
 
 namespace zkrv::opt::prove {
@@ -42,5 +44,17 @@ spec::StarkProof prove_unchecked(const spec::ProgramImage& image, std::vector<ai
                                  unsigned threads = 0, const Progress& progress = {},
                                  const BufferReport& buffers = {}, Lde lde = Lde::kStream,
                                  Backend* backend = nullptr, Circuit* circuit = nullptr);
+
+// spec: protocol:segments:* — as ref::prove::prove_bundle_unchecked, byte for byte: a bundle of a
+// run cut by `plan` (N >= 2) from its segments' tables under the segment AIR (spec order of
+// core::air_layout(kSegmented)) and publics, consumed. Every segment is held at once.
+struct Segment {
+  std::vector<air::TableColumns> tables;
+  std::vector<Fp> publics;  // spec order of the segment AIR
+};
+spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::vector<Segment>&& segments,
+                                         const spec::RunPlan& plan, const spec::StarkOptions& options,
+                                         unsigned threads = 0, const Progress& progress = {},
+                                         Backend* backend = nullptr, Circuit* circuit = nullptr);
 
 }  // namespace zkrv::opt::prove

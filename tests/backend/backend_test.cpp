@@ -131,7 +131,7 @@ TEST(Backend, ProverStepsRefuseWrongShapes) {
   EXPECT_THROW(be->batch_coset_lde(c6, 1, opt::Fp::from_u64(7), c12), std::invalid_argument);
   EXPECT_THROW(be->evaluate_ood(std::vector<opt::Buffer<opt::Fp>>{c8[0], c4[0]}, opt::Fp3{}), std::invalid_argument);
   auto circuit = opt::make_cpu_circuit(2);
-  EXPECT_THROW(circuit->logup_columns(*be, 0, {}, c8, {}, {}, {}, c8), std::invalid_argument);
+  EXPECT_THROW(circuit->logup_columns(*be, {}, 0, {}, c8, {}, {}, {}, c8), std::invalid_argument);
 }
 }  // namespace
 }  // namespace zkrv

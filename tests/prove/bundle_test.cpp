@@ -17,6 +17,7 @@
 #include "spec/bundle.h"
 #include "spec/run_segments.h"
 #include "tests/support/elf_builder.h"
+#include "tests/support/opt_from_rows.h"
 #include "tools/common/files.h"
 
 namespace zkrv {
@@ -101,8 +102,11 @@ TEST(Bundle, ItsBytesDecodeToItselfAndAreDeterministic) {
   ASSERT_TRUE(back.proof) << back.error->what;
   EXPECT_EQ(spec::encode_bundle(*back.proof), bytes);
   EXPECT_EQ(verdict(rv::verify_bundle_bytes(bytes, p.expected(), kAnyBits)), "accepted");
-  const auto again = ref::prove::prove_bundle_unchecked(p.image, p.run.segments, p.run.plan, kOptions);
-  EXPECT_EQ(spec::encode_bundle(again), bytes);
+  // the optimized prover's bundle is the same bytes, at one thread and at two (and so is each
+  // prover's, run again)
+  for (unsigned threads : {1u, 2u})
+    EXPECT_EQ(spec::encode_bundle(test::prove_bundle_optimized(p.image, p.run.segments, p.run.plan, kOptions, threads)), bytes)
+        << threads << " threads";
   // every truncation and a trailing byte are malformed, never a crash
   for (size_t n : {size_t{0}, size_t{7}, size_t{8}, size_t{100}, bytes.size() / 2, bytes.size() - 1})
     EXPECT_EQ(check(rv::verify_bundle_bytes(std::span(bytes.data(), n), p.expected(), kAnyBits)), "malformed") << n;
@@ -210,7 +214,7 @@ TEST(BundleAttacks, ASegmentOfAnotherRunIsRejected) {
   const Proven& p = proven();
   // the same program on another input: its segment 1 spliced into this bundle
   const CutRun other = cut(p.image, {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'}, 10);
-  const auto ob = ref::prove::prove_bundle_unchecked(p.image, other.segments, other.plan, kOptions);
+  const auto ob = test::prove_bundle_optimized(p.image, other.segments, other.plan, kOptions);
   auto b = p.bundle;
   b.main_roots[1] = ob.main_roots[1];
   b.terminal_sums[1] = ob.terminal_sums[1];

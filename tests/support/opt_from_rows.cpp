@@ -5,9 +5,9 @@
 
 namespace zkrv::test {
 
-SpecColumns spec_columns(const ref::air::AirTrace& trace) {
+SpecColumns spec_columns(const ref::air::AirTrace& trace, spec::air::Mode mode) {
   SpecColumns out;
-  for (const auto& st : spec::air::embedded_spec().tables) {
+  for (const auto& st : spec::air::embedded_spec(mode).tables) {
     const ref::air::TraceTable& tt = trace.table(st.name);
     opt::air::TableColumns t;
     t.height = tt.height();
@@ -18,7 +18,7 @@ SpecColumns spec_columns(const ref::air::AirTrace& trace) {
     }
     out.tables.push_back(std::move(t));
   }
-  for (const std::string& name : core::air_layout().publics) out.publics.push_back(opt::Fp::from_u64(trace.publics.at(name)));
+  for (const std::string& name : core::air_layout(mode).publics) out.publics.push_back(opt::Fp::from_u64(trace.publics.at(name)));
   return out;
 }
 
@@ -26,6 +26,16 @@ spec::StarkProof prove_optimized(const spec::ProgramImage& image, const ref::air
                                  const spec::StarkOptions& options, unsigned threads, opt::prove::Lde lde) {
   SpecColumns c = spec_columns(trace);
   return opt::prove::prove_unchecked(image, std::move(c.tables), c.publics, options, threads, {}, {}, lde);
+}
+
+spec::BundleProof prove_bundle_optimized(const spec::ProgramImage& image, const std::vector<ref::air::AirTrace>& segments,
+                                         const spec::RunPlan& plan, const spec::StarkOptions& options, unsigned threads) {
+  std::vector<opt::prove::Segment> segs;
+  for (const auto& t : segments) {
+    SpecColumns c = spec_columns(t, spec::air::Mode::kSegmented);
+    segs.push_back({std::move(c.tables), std::move(c.publics)});
+  }
+  return opt::prove::prove_bundle_unchecked(image, std::move(segs), plan, options, threads);
 }
 
 }  // namespace zkrv::test

@@ -14,11 +14,16 @@ struct SpecColumns {
   std::vector<opt::air::TableColumns> tables;
   std::vector<opt::Fp> publics;
 };
-SpecColumns spec_columns(const ref::air::AirTrace& trace);
+// `mode`: the AIR the trace is of (a bundle segment's: spec::air::Mode::kSegmented).
+SpecColumns spec_columns(const ref::air::AirTrace& trace, spec::air::Mode mode = spec::air::Mode::kWhole);
 
 // opt::prove::prove_unchecked on the reference builder's trace (threads = 0: all cores).
 spec::StarkProof prove_optimized(const spec::ProgramImage& image, const ref::air::AirTrace& trace,
                                  const spec::StarkOptions& options, unsigned threads = 0,
                                  opt::prove::Lde lde = opt::prove::Lde::kStream);
+
+// opt::prove::prove_bundle_unchecked on the reference segment builder's traces.
+spec::BundleProof prove_bundle_optimized(const spec::ProgramImage& image, const std::vector<ref::air::AirTrace>& segments,
+                                         const spec::RunPlan& plan, const spec::StarkOptions& options, unsigned threads = 0);
 
 }  // namespace zkrv::test
