@@ -501,6 +501,8 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
   st.log_segment = plan.log_cycles;
   st.boundaries = plan.boundaries;
   st.chunks = plan.chunks;
+  const Progress quiet;  // the segments' own stages: the bundle reports one line per segment and phase
+  Stopwatch clock(progress);
   std::vector<std::unique_ptr<Prover>> provers;
   for (size_t s = 0; s < n; ++s) {
     const auto publics = spec::segment_publics(st.log_segment, st.exit_code, st.boundaries, st.chunks, s);
@@ -510,7 +512,7 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
         throw std::invalid_argument("segment " + std::to_string(s) + "'s public " + name + " is not the plan's");
     }
     provers.push_back(std::make_unique<Prover>(layout, std::move(segments[s].tables), segments[s].publics, options, threads,
-                                               progress, BufferReport{}, Lde::kStream, *en.be, *en.circuit,
+                                               quiet, BufferReport{}, Lde::kStream, *en.be, *en.circuit,
                                                layout.buses * s));
     st.log_heights.push_back(provers.back()->log_heights());
     const auto out = provers.back()->output();
@@ -519,13 +521,16 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
   // phase 1: the statement, every main root, α and β, every terminal sum
   core::BundleTranscript<Transcript> bt;
   bt.observe_statement(options, st);
-  for (auto& p : provers) {
-    proof.main_roots.push_back(p->commit_main());
+  auto of = [n](const char* what, size_t s) { return std::string(what) + " " + std::to_string(s + 1) + "/" + std::to_string(n); };
+  for (size_t s = 0; s < n; ++s) {
+    proof.main_roots.push_back(provers[s]->commit_main());
     bt.observe_main_root(proof.main_roots.back());
+    clock.lap(of("commit", s));
   }
   const core::LogupDraw<Fp3> draw = bt.sample_logup();
   for (auto& p : provers) proof.terminal_sums.push_back(p->commit_aux(draw.alpha, draw.beta));
   bt.observe_logup_sums(proof.terminal_sums);
+  clock.lap("logup");
   // phase 2: each segment on its own transcript
   for (size_t s = 0; s < n; ++s) {
     auto tr = bt.segment(s);
@@ -534,6 +539,7 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
     tr.observe_aux_root(sp.aux_root);
     provers[s]->finish(tr, sp);
     provers[s].reset();
+    clock.lap(of("prove", s));
   }
   return proof;
 }

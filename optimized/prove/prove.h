@@ -47,7 +47,9 @@ spec::StarkProof prove_unchecked(const spec::ProgramImage& image, std::vector<ai
 
 // spec: protocol:segments:* — as ref::prove::prove_bundle_unchecked, byte for byte: a bundle of a
 // run cut by `plan` (N >= 2) from its segments' tables under the segment AIR (spec order of
-// core::air_layout(kSegmented)) and publics, consumed. Every segment is held at once.
+// core::air_layout(kSegmented)) and publics, consumed. Every segment is held at once. `progress`
+// gets one stage per segment and phase: "commit s/N" (phase 1's main roots), "logup" (every
+// segment's terminal sums), "prove s/N" (phase 2), s from 1.
 struct Segment {
   std::vector<air::TableColumns> tables;
   std::vector<Fp> publics;  // spec order of the segment AIR

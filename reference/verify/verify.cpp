@@ -642,6 +642,26 @@ double union_bits(const std::vector<double>& bits) {
 
 }  // namespace
 
+// spec: protocol:segments:security — every segment's FRI, ALI and DEEP with LogUp over the
+// bundle's interactions, then the union bound (the weakest segment's other figures).
+spec::StarkSecurity bundle_security(const spec::StarkOptions& options, const spec::BundleStatement& st) {
+  const AirLayout& layout = air_layout(spec::air::Mode::kSegmented);
+  double interactions = 0;
+  for (const auto& h : st.log_heights) interactions += std::exp2(layout.security_shape(h).log_interactions);
+  std::vector<double> provable, conjectured;
+  spec::StarkSecurity security{};
+  for (size_t s = 0; s < st.segments(); ++s) {
+    spec::SecurityShape shape = layout.security_shape(st.log_heights[s]);
+    shape.log_interactions = std::log2(std::max(interactions, 1.0));
+    const spec::StarkSecurity sec = spec::stark_security(options, shape);
+    provable.push_back(sec.provable_bits), conjectured.push_back(sec.conjectured_bits);
+    if (s == 0 || sec.provable_bits < security.provable_bits) security = sec;
+  }
+  security.provable_bits = union_bits(provable);
+  security.conjectured_bits = union_bits(conjectured);
+  return security;
+}
+
 // spec: protocol:segments:verify — the bundle's statement and cut, every segment's shapes (§8's,
 // on the segment AIR), the interaction bound and the security over the bundle, phase 1 replayed,
 // the one LogUp sum, then each segment's phase 2 as §8 checks a proof from its aux root on.
@@ -695,7 +715,7 @@ BundleVerifyResult verify_bundle(const spec::BundleProof& bundle, const Expected
   }
   std::vector<Cache> caches(n);
   std::vector<std::unique_ptr<Context>> ctx;
-  double interactions = 0, bound = 0;
+  double bound = 0;
   for (size_t s = 0; s < n; ++s) {
     auto& c = *ctx.emplace_back(std::make_unique<Context>(Context{views[s], expected, policy, caches[s], layout}));
     c.segment = true;
@@ -707,7 +727,6 @@ BundleVerifyResult verify_bundle(const spec::BundleProof& bundle, const Expected
     }
     c.derive = [&, s] { return segment_preprocessed(*expected.image, st, s); };
     if (auto r = check_shapes(c)) return at(std::move(*r), s);
-    interactions += std::exp2(c.shape.log_interactions);
     for (size_t t = 0; t < T; ++t)
       for (const auto& in : layout.tables[t].interactions)
         if (!std::isinf(in.mult_bound)) bound += in.mult_bound * std::ldexp(1.0, st.log_heights[s][t]);
@@ -717,19 +736,7 @@ BundleVerifyResult verify_bundle(const spec::BundleProof& bundle, const Expected
     return {reject(Check::kInteractionBound, "the bundle's bus interactions could reach p", {}, "below p (about 2^64)",
                    "about 2^" + std::to_string(std::log2(bound))),
             {}, {}};
-  // spec: protocol:segments:security — every segment's FRI, ALI and DEEP with LogUp over the
-  // bundle's interactions, then the union bound.
-  std::vector<double> provable, conjectured;
-  spec::StarkSecurity security{};
-  for (size_t s = 0; s < n; ++s) {
-    spec::SecurityShape shape = ctx[s]->shape;
-    shape.log_interactions = std::log2(std::max(interactions, 1.0));
-    const spec::StarkSecurity sec = spec::stark_security(bundle.options, shape);
-    provable.push_back(sec.provable_bits), conjectured.push_back(sec.conjectured_bits);
-    if (s == 0 || sec.provable_bits < security.provable_bits) security = sec;
-  }
-  security.provable_bits = union_bits(provable);
-  security.conjectured_bits = union_bits(conjectured);
+  const spec::StarkSecurity security = bundle_security(bundle.options, st);
   if (auto why = spec::check_policy(policy, security)) {
     const bool p = policy.measure == spec::SecurityPolicy::Measure::kProvable;
     char found[48];

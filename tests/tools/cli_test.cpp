@@ -414,6 +414,56 @@ TEST_F(Cli, ProveAndVerifyAcceptOnlyTheGivenStatement) {
   EXPECT_EQ(zkrv("verify " + (dir_ / "none.proof").string() + " --program " + elf).code, cli::kIoError);
 }
 
+// A run longer than --segment-cycles is proven as a bundle of segments (spec/protocol.md §9),
+// which zkrv verify tells from a proof of one run and checks as the statement given.
+TEST_F(Cli, ALongRunIsProvenAsABundleOfSegments) {
+  using namespace testing::rv;
+  // about 2,400 cycles: a countdown, then "hi" written and exit 42
+  auto elf = file("p.elf", testing::simple_elf({addi(5, 0, 1200), addi(5, 5, -1), b(-4, 0, 5, 1), lui(11, 0x20),
+                                                addi(10, 0, 1), addi(12, 0, 2), addi(17, 0, 64), ecall(), addi(10, 0, 42),
+                                                addi(17, 0, 93), ecall()},
+                                               {'h', 'i'}));
+  const std::string bundle = (dir_ / "p.bundle").string(), hi = file("hi", {'h', 'i'});
+  auto p = zkrv("prove " + elf + " -o " + bundle + " --security conjectured --segment-cycles 1024");
+  ASSERT_EQ(p.code, 0) << p.err;
+  EXPECT_NE(p.out.find("exit code 42, 2 output bytes"), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("segments: 3 of 2^10 cycles"), std::string::npos) << p.out;
+  EXPECT_NE(p.err.find("zkrv: prove 3/3"), std::string::npos) << p.err;  // a line per segment
+  // the reference prover writes the same bytes
+  const std::string ref_bundle = (dir_ / "r.bundle").string();
+  ASSERT_EQ(zkrv("prove -q " + elf + " -o " + ref_bundle + " --security conjectured --segment-cycles 1024 --prover reference")
+                .code,
+            0);
+  auto slurp = [](const std::string& f) { std::stringstream ss; ss << std::ifstream(f, std::ios::binary).rdbuf(); return ss.str(); };
+  EXPECT_EQ(slurp(ref_bundle), slurp(bundle));
+  auto ok = zkrv("verify " + bundle + " --program " + elf + " --exit-code 42 --output " + hi + " --security conjectured");
+  EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("exit code 42, output 2 bytes; 3 segments of 2^10 cycles"), std::string::npos) << ok.out;
+  auto json = zkrv("verify " + bundle + " --program " + elf + " --exit-code 42 --security conjectured --json");
+  EXPECT_EQ(json.code, 0) << json.out;
+  EXPECT_NE(json.out.find("\"segments\":3,\"log_segment_cycles\":10"), std::string::npos) << json.out;
+  // another statement, the default policy, a cut bundle
+  auto exit0 = zkrv("verify " + bundle + " --program " + elf + " --security conjectured");
+  EXPECT_EQ(exit0.code, 1);
+  EXPECT_NE(exit0.out.find("rejected: statement: the proof claims exit code 42, expected 0"), std::string::npos) << exit0.out;
+  auto strict = zkrv("verify " + bundle + " --program " + elf + " --exit-code 42");
+  EXPECT_EQ(strict.code, 1);
+  EXPECT_NE(strict.out.find("rejected: security"), std::string::npos) << strict.out;
+  std::string bytes = slurp(bundle);
+  bytes.resize(bytes.size() / 2);
+  auto cut = zkrv("verify " + file("cut.bundle", std::vector<uint8_t>(bytes.begin(), bytes.end())) + " --program " + elf +
+                  " --exit-code 42");
+  EXPECT_EQ(cut.code, cli::kBadInput);
+  EXPECT_EQ(lines(cut.err), 1) << cut.err;
+  EXPECT_NE(cut.err.find("malformed bundle"), std::string::npos) << cut.err;
+  // a run that fits one segment is one proof, as before
+  auto one = zkrv("prove -q " + elf + " -o " + (dir_ / "one.proof").string() + " --security conjectured");
+  ASSERT_EQ(one.code, 0) << one.err;
+  EXPECT_EQ(slurp((dir_ / "one.proof").string()).rfind("ZKRV-PRF", 0), 0u);
+  EXPECT_EQ(slurp(bundle).rfind("ZKRV-SEG", 0), 0u);
+  EXPECT_EQ(zkrv("prove " + elf + " --segment-cycles 1000").code, cli::kUsage);  // not a power of two
+}
+
 TEST_F(Cli, ProveRefusesWhatCannotBeProvenAndLeavesNothing) {
   using namespace testing::rv;
   auto fault = file("f.elf", testing::simple_elf({ld(10, 0, 8)}));

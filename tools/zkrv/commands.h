@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -15,7 +16,12 @@
 #include "optimized/air/check.h"
 #include "reference/air/trace.h"
 #include "spec/isa.h"
+#include "spec/run_segments.h"
 #include "spec/stark.h"
+
+namespace zkrv::opt {
+class Backend;
+}  // namespace zkrv::opt
 
 namespace zkrv::cli {
 
@@ -95,10 +101,15 @@ struct ProveArgs {
   unsigned threads = 0;
   uint64_t max_cycles = uint64_t{1} << 22;
   uint64_t seed = 0;
+  uint64_t segment_cycles = uint64_t{1} << spec::kDefaultSegmentLog;
   bool json = false, quiet = false;
 };
 CLI::App* add_prove(CLI::App& app, ProveArgs& a);
 int cmd_prove(const ProveArgs& a);
+// prove_bundle.cpp: a run longer than --segment-cycles, proven as a bundle of segments
+// (protocol:segments:*). `stage` prints a stage line; `backend`: the optimized prover's.
+int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& options, const spec::ExecOptions& exec,
+                 const std::string& out, const std::function<void(std::string_view)>& stage, opt::Backend* backend);
 
 struct VerifyArgs {
   std::string proof, program, output;

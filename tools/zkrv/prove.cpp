@@ -112,6 +112,10 @@ CLI::App* add_prove(CLI::App& app, ProveArgs& a) {
                                         "and the CUDA backend in lockstep, every step's output compared (slow: for "
                                         "checking a backend). The proof is the same")
       ->capture_default_str()->check(CLI::IsMember({"cpu", "gpu", "dual"}));
+  p->add_option("--segment-cycles", a.segment_cycles,
+                "a run longer than N cycles (a power of two, 1024 to 2097152) is proven as a bundle of segments of N "
+                "cycles (spec/protocol.md §9); a shorter one as one proof")
+      ->capture_default_str()->check(segment_cycles());
   p->add_flag("--json", a.json, "print the summary as JSON on stdout");
   p->add_option("--spans", a.spans_dir, "write DIR/trace.json (Perfetto: a span per stage and per table, an RSS "
                                         "counter, the bytes of the live buffers at each stage's end) and "
@@ -190,6 +194,11 @@ int cmd_prove_body(const ProveArgs& a) {
   spec::ExecOptions opt;
   opt.max_cycles = a.max_cycles;
   opt.random_seed = a.seed;
+  {  // spec: protocol:segments:single — one proof up to --segment-cycles, a bundle beyond
+    const spec::ExecResult first = opt::execute(g.image, g.input, opt);
+    if (first.status == spec::ExitStatus::kExited && first.cycles > a.segment_cycles)
+      return prove_bundle(a, g, options, opt, out, stage, backend.get());
+  }
   const bool optimized = a.prover != "reference";
   // The optimized prover's tables come from the fast trace builder (optimized/trace), the
   // reference prover's from the reference builder; they are equal (tests/trace).

@@ -16,7 +16,8 @@ namespace zkrv::cli {
 CLI::App* add_verify(CLI::App& app, VerifyArgs& a) {
   auto* v = app.add_subcommand("verify", "Verify a proof: the program, run on some private input, exited with the "
                                          "expected code and wrote the public output");
-  v->add_option("PROOF", a.proof, "proof file written by zkrv prove")->required();
+  v->add_option("PROOF", a.proof, "proof file written by zkrv prove: a proof of one run, or a bundle of a run in "
+                                  "segments (told apart by their first bytes)")->required();
   v->add_option("--program", a.program, "the guest ELF the proof must be about")->required();
   v->add_option("--exit-code", a.exit_code, "the exit code the proof must show (a proof of any other code is "
                                             "rejected)")->capture_default_str()->check(uint_range(0, UINT32_MAX));
@@ -61,6 +62,49 @@ void print_json(const spec::StarkProof& p, const ref::verify::VerifyResult& r, c
   std::printf(",\"seconds\":%.3f}\n", secs);
 }
 
+// spec: protocol:segments:* — a bundle (magic ZKRV-SEG): every segment, the one LogUp sum, the
+// bundle's security (the union over its segments).
+int verify_bundle(const VerifyArgs& a, const std::vector<uint8_t>& bytes, const Guest& g, const std::vector<uint8_t>* output,
+                  const spec::SecurityPolicy& policy, std::chrono::steady_clock::time_point t0) {
+  const auto parsed = spec::decode_bundle(bytes);
+  if (!parsed.proof) {
+    const std::string why = parsed.error->what + " at byte " + std::to_string(parsed.error->offset);
+    if (a.json)
+      std::printf("{\"verified\":false,\"stage\":\"malformed\",\"check\":\"malformed\",\"what\":\"%s\"}\n",
+                  json_escape(why).c_str());
+    return fail(kBadInput, a.proof + ": malformed bundle: " + why);
+  }
+  const spec::BundleStatement& st = parsed.proof->statement;
+  const auto r = ref::verify::verify_bundle(*parsed.proof, {&g.image, a.exit_code, output}, policy);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const std::string where = r.segment ? "segment " + std::to_string(*r.segment) + ": " : "";
+  if (a.json) {
+    std::printf("{\"verified\":%s", r.ok() ? "true" : "false");
+    if (!r.ok())
+      std::printf(",\"stage\":\"%s\",\"check\":\"%s\",\"what\":\"%s\"", ref::verify::stage_name(r.rejection->stage),
+                  ref::verify::check_name(r.rejection->check), json_escape(where + r.rejection->what).c_str());
+    if (r.segment) std::printf(",\"segment\":%zu", *r.segment);
+    std::printf(",\"program\":\"%s\",\"exit_code\":%u,\"output_bytes\":%zu,\"output_hex\":\"%s\",\"segments\":%zu,"
+                "\"log_segment_cycles\":%u,\"policy\":{\"measure\":\"%s\",\"min_bits\":%.17g}",
+                hex_bytes(st.program_digest).c_str(), st.exit_code, st.output.size(), hex_bytes(st.output).c_str(),
+                st.segments(), st.log_segment, spec::measure_name(policy.measure), policy.min_bits);
+    if (r.ok() || r.rejection->stage == ref::verify::Rejection::Stage::kSecurity)
+      std::printf(",\"provable_bits\":%.1f,\"conjectured_bits\":%.1f", r.security.provable_bits, r.security.conjectured_bits);
+    std::printf(",\"seconds\":%.3f}\n", secs);
+    return r.ok() ? 0 : kFailed;
+  }
+  if (!r.ok()) {
+    std::printf("rejected: %s: %s%s\n", ref::verify::stage_name(r.rejection->stage), where.c_str(), r.rejection->what.c_str());
+    return kFailed;
+  }
+  std::printf("verified: program %s, exit code %u, output %zu bytes%s; %zu segments of 2^%u cycles; %.1f provable bits, "
+              "%.1f conjectured bits; policy %s held (%.2f s)\n",
+              hex_bytes(st.program_digest).c_str(), st.exit_code, st.output.size(),
+              output ? "" : " (claimed by the proof; no --output given)", st.segments(), st.log_segment,
+              r.security.provable_bits, r.security.conjectured_bits, policy.str().c_str(), secs);
+  return 0;
+}
+
 }  // namespace
 
 int cmd_verify(const VerifyArgs& a) {
@@ -78,6 +122,7 @@ int cmd_verify(const VerifyArgs& a) {
     if (!out.bytes) return fail(kIoError, out.error);
     expected_output = std::move(*out.bytes);
   }
+  if (spec::is_bundle(*proof.bytes)) return verify_bundle(a, *proof.bytes, g, a.output.empty() ? nullptr : &expected_output, policy, t0);
   const auto parsed = spec::decode_stark_proof(*proof.bytes);
   if (!parsed.proof) {
     const std::string why = parsed.error->what + " at byte " + std::to_string(parsed.error->offset);
