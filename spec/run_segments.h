@@ -74,6 +74,17 @@ class TouchedMemory {
         for (uint64_t o = 0; o < kPageSize; ++o)
           if (pages_[p]->last[o] != 0) visit(i++, (uint64_t{p} << 12) | o);
   }
+  // The touched addresses a with lo < a <= hi, in increasing order, through `visit(a)`.
+  template <class F>
+  void for_each_in(uint64_t lo, uint64_t hi, F&& visit) const {
+    const uint64_t first = lo + 1;
+    for (uint64_t p = first >> 12; p <= (hi >> 12) && p < pages_.size(); ++p)
+      if (pages_[p])
+        for (uint64_t o = 0; o < kPageSize; ++o) {
+          const uint64_t a = (p << 12) | o;
+          if (a >= first && a <= hi && pages_[p]->last[o] != 0) visit(a);
+        }
+  }
   uint64_t count() const { return count_; }
   uint64_t pages() const { return allocated_; }
 

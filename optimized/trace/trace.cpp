@@ -11,7 +11,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "air_columns.h"
+#include "optimized/trace/parts.h"
 #include "core/air/layout.h"
 #include "core/air/witness.h"
 #include "core/assert.h"
@@ -20,11 +20,7 @@
 #include "spec/air/embedded.h"
 
 namespace zkrv::opt::trace {
-namespace {
-
-namespace C = air::cols;
-using Column = std::vector<Fp>;
-using air::TableColumns;
+namespace detail {
 
 // The groups of columns the code below indexes as base + k: the spec declares them in a row.
 static_assert(C::cpu::i31 == C::cpu::i8 + 23 && C::cpu::a_v3 == C::cpu::a_v0 + 3 && C::cpu::b_v3 == C::cpu::b_v0 + 3);
@@ -50,29 +46,6 @@ static_assert(C::div::e2 == C::div::e0 + 2 && C::regs::final_v3 == C::regs::fina
 static_assert(C::pow2::q3 == C::pow2::q0 + 3);
 
 using spec::sext32;
-using spec::air::padded_height;
-
-// A table being filled: its columns and plain setters (values as the reference computes them,
-// reduced mod p as the reference's rows are when they become columns).
-struct Table {
-  TableColumns t;
-  Table(size_t width, size_t height) {
-    t.height = height;
-    t.columns.assign(width, Column(height));
-  }
-  void set(size_t c, size_t r, uint64_t v) { t.columns[c][r] = Fp::from_u64(v); }
-  void set(size_t c, size_t r, Fp v) { t.columns[c][r] = v; }
-  uint64_t get(size_t c, size_t r) const { return t.columns[c][r].value(); }
-  // Four 16-bit limbs of v into columns c .. c + 3.
-  void limbs(size_t c, size_t r, uint64_t v) {
-    for (size_t k = 0; k < 4; ++k) set(c + k, r, (v >> (16 * k)) & 0xffff);
-  }
-  uint64_t value(size_t c, size_t r) const {  // the 64-bit value of limbs c .. c + 3
-    uint64_t v = 0;
-    for (size_t k = 0; k < 4; ++k) v |= (get(c + k, r) & 0xffff) << (16 * k);
-    return v;
-  }
-};
 
 // 1/v for the small values the witnesses invert (sums of four limbs, shift amounts, register
 // numbers): a table by the recurrence 1/i = −⌊p/i⌋ · 1/(p mod i); larger values by exponentiation.
@@ -87,54 +60,6 @@ Fp inverse(uint64_t v) {
   return v < kN ? table[v] : Fp::from_u64(v).inverse();
 }
 Fp inverse(Fp v) { return inverse(v.value()); }
-
-// The first failure of a parallel pass (the lowest row), thrown after it as the reference would.
-class Failure {
- public:
-  void set(size_t row, bool logic, const char* what) {
-    std::lock_guard<std::mutex> lock(m_);
-    if (row < row_) row_ = row, logic_ = logic, what_ = what;
-  }
-  void raise() const {
-    if (row_ == SIZE_MAX) return;
-    if (logic_) throw std::logic_error(what_);
-    throw std::invalid_argument(what_);
-  }
-
- private:
-  std::mutex m_;
-  size_t row_ = SIZE_MAX;
-  bool logic_ = false;
-  std::string what_;
-};
-
-// The program ROM: every aligned word of every executable segment, in address order.
-struct Rom {
-  struct Range {
-    uint64_t lo, hi;  // [lo, hi): aligned words
-    size_t row;       // the program table's row of lo
-  };
-  std::vector<Range> ranges;  // by address
-  std::vector<uint64_t> pc, insn;
-  bool contains(uint64_t a) const {
-    for (const Range& r : ranges)
-      if (a >= r.lo && a < r.hi) return (a - r.lo) % 4 == 0;
-    return false;
-  }
-};
-
-struct Seg {
-  uint64_t start, file_end, end, w;
-  const spec::Segment* s;
-};
-
-// The preprocessed tables of the image: segments, image, program.
-struct ImageTables {
-  std::vector<Seg> segs;  // readable, memsz > 0, by address
-  Rom rom;
-  size_t image_bytes = 0;
-  std::vector<const spec::Segment*> sorted;
-};
 
 ImageTables image_tables(const spec::ProgramImage& image) {
   ImageTables it;
@@ -162,59 +87,6 @@ ImageTables image_tables(const spec::ProgramImage& image) {
   return it;
 }
 
-// The memory argument's state: the last token of every byte touched, page by page.
-class Memory {
- public:
-  struct Token {
-    uint64_t ts = 0;
-    uint8_t value = 0, w = 0;
-    bool touched = false;
-  };
-  static constexpr size_t kPage = 4096;
-  using Page = std::array<Token, kPage>;
-
-  explicit Memory(const ImageTables& it) : it_(it) {}
-  Token& token(uint64_t a) {
-    const uint64_t p = a / kPage;
-    if (p != last_) {
-      auto& slot = pages_[p];
-      if (!slot) slot = std::make_unique<Page>();
-      last_ = p, page_ = slot.get();
-    }
-    Token& t = (*page_)[a % kPage];
-    if (!t.touched) {
-      ++touched_;
-      t.touched = true;
-      const Seg* g = segment_of(a);
-      t.w = g ? static_cast<uint8_t>(g->w) : 0;
-      t.value = file_byte(a);
-    }
-    return t;
-  }
-  // As ref::air::replay_memory: the first segment holding a; the image table's byte at a (the
-  // last readable segment's, in address order; none at address 0).
-  const Seg* segment_of(uint64_t a) const {
-    for (const Seg& g : it_.segs)
-      if (a >= g.start && a < g.end) return &g;
-    return nullptr;
-  }
-  uint8_t file_byte(uint64_t a) const {
-    if (a == 0) return 0;
-    for (auto g = it_.segs.rbegin(); g != it_.segs.rend(); ++g)
-      if (a >= g->start && a < g->file_end) return g->s->data[a - g->start];
-    return 0;
-  }
-  size_t touched() const { return touched_; }
-  const std::map<uint64_t, std::unique_ptr<Page>>& pages() const { return pages_; }
-
- private:
-  const ImageTables& it_;
-  std::map<uint64_t, std::unique_ptr<Page>> pages_;
-  uint64_t last_ = ~uint64_t{0};
-  Page* page_ = nullptr;
-  size_t touched_ = 0;
-};
-
 // ---- the cpu table ----
 
 // opcode -> the cpu table's class flag column (0: none)
@@ -238,59 +110,8 @@ size_t opcode_flag(uint32_t opcode) {
 }
 static_assert(C::cpu::f_lui != 0);
 
-// The sequential part of a cpu row, step by step as the executor hands them over: the register
-// file's replay (values and timestamps), and the syscall table's rows.
-class CpuStream {
- public:
-  CpuStream(Table& cpu, core::TraceTable& sys, uint64_t cycles) : cpu_(cpu), sys_(sys), cycles_(cycles) {}
-  void step(const spec::StepRecord& s) {
-    const size_t i = next_++;
-    ZKRV_ASSERT(s.cycle == i && i < cycles_, "trace builder: the executor's steps are out of order");
-    Table& c = cpu_;
-    c.set(C::cpu::is_real, i, 1);
-    c.set(C::cpu::pc, i, s.pc), c.set(C::cpu::next_pc, i, s.next_pc), c.set(C::cpu::insn, i, s.insn);
-    const uint32_t opcode = s.insn & 0x7f;
-    const bool ecall = opcode == 0x73, last = i + 1 == cycles_;
-    const uint64_t ra = ecall ? 17 : (s.insn >> 15) & 31, rb = ecall ? 10 : (s.insn >> 20) & 31,
-                   wr = ecall ? 10 : (s.insn >> 7) & 31;
-    c.set(C::cpu::ra, i, ra), c.set(C::cpu::rb, i, rb), c.set(C::cpu::wr, i, wr);
-    auto access = [&](uint64_t reg, uint64_t ts, size_t prev_col, size_t dt) {
-      const uint64_t prev = reg_ts_[reg], gap = ts - prev - 1;
-      c.set(prev_col, i, prev), c.set(dt, i, gap & 0xffff), c.set(dt + 1, i, gap >> 16);
-      reg_ts_[reg] = ts;
-    };
-    const uint64_t a_val = reg_val_[ra], b_val = reg_val_[rb];
-    c.limbs(C::cpu::a_v0, i, a_val);
-    access(ra, 4 * i + 1, C::cpu::a_prev_ts, C::cpu::a_dt0);
-    c.limbs(C::cpu::b_v0, i, b_val);
-    access(rb, 4 * i + 2, C::cpu::b_prev_ts, C::cpu::b_dt0);
-    ZKRV_ASSERT(!((s.rs1 && s.rs1 == ra && s.rs1_value != a_val) || (s.rs2 && s.rs2 == rb && s.rs2_value != b_val)),
-                "trace builder: replayed register value differs from the trace record");
-    const bool writes = !(opcode == 0x23 || opcode == 0x63 || opcode == 0x0f || (ecall && last));
-    const uint64_t old = reg_val_[wr], now = writes && s.rd == wr ? s.rd_value : old;
-    c.limbs(C::cpu::d_old0, i, old);
-    c.limbs(C::cpu::d_v0, i, now);
-    access(wr, 4 * i + 3, C::cpu::d_prev_ts, C::cpu::d_dt0);
-    reg_val_[wr] = now;
-    if (ecall && !last) {  // the syscall table's row: a1 and a2 read at 4 clk + 1 (spec/tables/syscall.md)
-      core::push_syscall_row(sys_, 4 * i + 1, a_val, b_val, now, reg_val_[11], reg_val_[12], reg_ts_[11], reg_ts_[12]);
-      reg_ts_[11] = reg_ts_[12] = 4 * i + 1;
-    }
-  }
-  size_t steps() const { return next_; }
-  const std::array<uint64_t, 32>& reg_val() const { return reg_val_; }
-  const std::array<uint64_t, 32>& reg_ts() const { return reg_ts_; }
-
- private:
-  Table& cpu_;
-  core::TraceTable& sys_;
-  const uint64_t cycles_;
-  size_t next_ = 0;
-  std::array<uint64_t, 32> reg_val_{}, reg_ts_{};
-};
-
 // The rest of a real cpu row, from its own columns (rows are independent: run in parallel).
-void cpu_row(Table& c, size_t i, uint64_t cycles, const Rom& rom, Failure& fail) {
+void cpu_row(Table& c, size_t i, uint64_t exit_row, const Rom& rom, Failure& fail) {
   const uint32_t insn = static_cast<uint32_t>(c.get(C::cpu::insn, i));
   const uint64_t pc = c.get(C::cpu::pc, i), next_pc = c.get(C::cpu::next_pc, i);
   const uint64_t a_val = c.value(C::cpu::a_v0, i), b_val = c.value(C::cpu::b_v0, i), now = c.value(C::cpu::d_v0, i);
@@ -304,7 +125,7 @@ void cpu_row(Table& c, size_t i, uint64_t cycles, const Rom& rom, Failure& fail)
   if (!flag) return fail.set(i, false, "trace holds an instruction with an unknown opcode");
   c.set(flag, i, 1);
   if (!rom.contains(pc)) return fail.set(i, false, "trace fetched outside the executable segments");
-  const bool ecall = opcode == 0x73, last = i + 1 == cycles;
+  const bool ecall = opcode == 0x73, last = i == exit_row;
   c.set(C::cpu::wr_zero, i, wr == 0);
   c.set(C::cpu::wr_inv, i, wr ? inverse(wr) : Fp());
   c.set(C::cpu::link, i, (opcode == 0x6f || opcode == 0x67) && wr != 0);
@@ -381,8 +202,7 @@ void cpu_row(Table& c, size_t i, uint64_t cycles, const Rom& rom, Failure& fail)
 
 // ---- the memory argument (ref::air::replay_memory) ----
 
-Table replay_memory(Table& cpu, uint64_t cycles, Table& io, size_t io_rows, const ImageTables& it, Failure& fail) {
-  Memory mem(it);
+void replay_accesses(Table& cpu, uint64_t rows, uint64_t c0, Table& io, size_t io_rows, Memory& mem, Failure& fail) {
   size_t next_io = 0;
   auto io_access = [&](size_t r) {
     Memory::Token& st = mem.token(io.get(C::io::addr, r));
@@ -391,8 +211,8 @@ Table replay_memory(Table& cpu, uint64_t cycles, Table& io, size_t io_rows, cons
     io.set(C::io::dt0, r, gap & 0xffff), io.set(C::io::dt1, r, (gap >> 16) & 0xffff);
     st.ts = ts, st.value = static_cast<uint8_t>(io.get(C::io::new_, r));
   };
-  for (size_t r = 0; r < cycles; ++r) {
-    const uint64_t ts = 4 * r + 3;
+  for (size_t r = 0; r < rows; ++r) {
+    const uint64_t ts = 4 * (c0 + r) + 3;
     for (; next_io < io_rows && io.get(C::io::ts, next_io) <= ts; ++next_io) io_access(next_io);
     const bool load = cpu.get(C::cpu::f_load, r) == 1;
     if (!load && cpu.get(C::cpu::f_store, r) != 1) continue;
@@ -424,7 +244,10 @@ Table replay_memory(Table& cpu, uint64_t cycles, Table& io, size_t io_rows, cons
       fail.set(r, true, "trace builder: the replayed memory gives a load another value than the trace record");
   }
   for (; next_io < io_rows; ++next_io) io_access(next_io);
-  // the mem table: every touched address once, in order
+}
+
+Table mem_table(const Memory& mem) {
+  // every touched address once, in order
   Table m(C::mem::width, padded_height(mem.touched(), 2));
   size_t r = 0;
   uint64_t prev = 0;
@@ -600,10 +423,6 @@ void alu_row(Table& t, size_t r, uint64_t code, uint64_t a, uint64_t b) {
   t.set(C::alu::w, r, w), t.set(C::alu::wh, r, 2 * (((tv >> 16) & 0xffff) - 32768 * w));
 }
 
-struct AluTables {
-  Table alu, mul, shift, div;
-};
-
 AluTables alu_tables(const Table& cpu, uint64_t cycles, unsigned threads) {
   const auto& ops = op_table();
   auto dest = [&](size_t r) -> Dest {
@@ -669,23 +488,38 @@ AluTables alu_tables(const Table& cpu, uint64_t cycles, unsigned threads) {
 
 // ---- the lookup multiplicities (ref::air::count_lookups) ----
 
-// Each lookup bus's receiving table and the columns that form its tuple (as count_lookups).
+// Each lookup bus's receiving table and the columns that form its tuple (as count_lookups), in
+// the spec order of the AIR of `mode`.
 struct Receiver {
   const char* bus;
   size_t table;
   std::vector<size_t> cols;
   size_t mult;
 };
-const std::vector<Receiver>& receivers() {
-  static const std::vector<Receiver> r = {
-      {"byte", C::table::byte, {C::byte::value}, C::byte::mult},
-      {"range16", C::table::range16, {C::range16::value}, C::range16::mult},
-      {"and8", C::table::and8, {C::and8::x, C::and8::y, C::and8::z}, C::and8::mult},
-      {"program", C::table::program, {C::program::pc, C::program::insn}, C::program::mult},
-      {"segment", C::table::segments, {C::segments::start, C::segments::file_end, C::segments::end, C::segments::w},
-       C::segments::mult},
-      {"image", C::table::image, {C::image::addr, C::image::value}, C::image::mult},
-      {"pow2", C::table::pow2, {C::pow2::k, C::pow2::q0, C::pow2::q1, C::pow2::q2, C::pow2::q3}, C::pow2::mult}};
+std::vector<Receiver> receivers(spec::air::Mode mode) {
+  const spec::air::Spec& sp = spec::air::embedded_spec(mode);
+  auto table = [&](const char* name) {
+    for (size_t t = 0; t < sp.tables.size(); ++t)
+      if (sp.tables[t].name == name) return t;
+    ZKRV_ASSERT(false, std::string("no table ") + name);
+    return size_t{0};
+  };
+  auto col = [&](const char* t, const char* c) {
+    const int k = sp.tables[table(t)].column_index(c);
+    ZKRV_ASSERT(k >= 0, std::string("no column ") + c);
+    return static_cast<size_t>(k);
+  };
+  std::vector<Receiver> r = {
+      {"byte", table("byte"), {col("byte", "value")}, col("byte", "mult")},
+      {"range16", table("range16"), {col("range16", "value")}, col("range16", "mult")},
+      {"and8", table("and8"), {col("and8", "x"), col("and8", "y"), col("and8", "z")}, col("and8", "mult")},
+      {"program", table("program"), {col("program", "pc"), col("program", "insn")}, col("program", "mult")},
+      {"segment", table("segments"),
+       {col("segments", "start"), col("segments", "file_end"), col("segments", "end"), col("segments", "w")},
+       col("segments", "mult")},
+      {"image", table("image"), {col("image", "addr"), col("image", "value")}, col("image", "mult")},
+      {"pow2", table("pow2"),
+       {col("pow2", "k"), col("pow2", "q0"), col("pow2", "q1"), col("pow2", "q2"), col("pow2", "q3")}, col("pow2", "mult")}};
   return r;
 }
 
@@ -697,10 +531,11 @@ struct TupleHash {
   }
 };
 
-void count_lookups(std::vector<TableColumns>& tables, const std::vector<Fp>& publics, unsigned threads) {
-  const auto& code = air::generated_tables();
-  const auto& sp = spec::air::embedded_spec();
-  const auto& recv = receivers();
+void count_lookups(std::vector<TableColumns>& tables, const std::vector<Fp>& publics, unsigned threads,
+                   spec::air::Mode mode) {
+  const auto& code = air::generated_tables(mode);
+  const auto& sp = spec::air::embedded_spec(mode);
+  const std::vector<Receiver> recv = receivers(mode);
   using Tuple = std::array<uint64_t, air::kLookupArity>;
   // per receiver: the first row of each tuple (the tables with computed rows find theirs directly)
   std::vector<std::unordered_map<Tuple, size_t, TupleHash>> first(recv.size());
@@ -780,9 +615,39 @@ void count_lookups(std::vector<TableColumns>& tables, const std::vector<Fp>& pub
   }
 }
 
-// A table the reference builder keeps row by row (the small syscall table), column-major.
-TableColumns from_rows(const core::TraceTable& tt, size_t table) {
-  const auto& cols = spec::air::embedded_spec().tables.at(table).columns;
+void fixed_tables(const ImageTables& it, std::vector<TableColumns>& tables) {
+  Table and8(C::and8::width, 65536);
+  for (uint64_t x = 0; x < 256; ++x)
+    for (uint64_t y = 0; y < 256; ++y)
+      and8.set(C::and8::x, 256 * x + y, x), and8.set(C::and8::y, 256 * x + y, y), and8.set(C::and8::z, 256 * x + y, x & y);
+  tables[C::table::and8] = std::move(and8.t);
+  Table byte(C::byte::width, 256);
+  for (uint64_t v = 0; v < 256; ++v) byte.set(C::byte::value, v, v);
+  tables[C::table::byte] = std::move(byte.t);
+  Table range16(C::range16::width, 65536);
+  for (uint64_t v = 0; v < 65536; ++v) range16.set(C::range16::value, v, v);
+  tables[C::table::range16] = std::move(range16.t);
+  Table pow2(C::pow2::width, 64);
+  for (uint64_t k = 0; k < 64; ++k) pow2.set(C::pow2::k, k, k), pow2.limbs(C::pow2::q0, k, uint64_t{1} << k);
+  tables[C::table::pow2] = std::move(pow2.t);
+  Table segments(C::segments::width, padded_height(it.segs.size(), 1));
+  Table img(C::image::width, padded_height(it.image_bytes, 1));
+  size_t r = 0;
+  for (size_t s = 0; s < it.segs.size(); ++s) {
+    const Seg& g = it.segs[s];
+    segments.set(C::segments::start, s, g.start), segments.set(C::segments::file_end, s, g.file_end);
+    segments.set(C::segments::end, s, g.end), segments.set(C::segments::w, s, g.w);
+    for (size_t k = 0; k < g.s->data.size(); ++k, ++r) img.set(C::image::addr, r, g.start + k), img.set(C::image::value, r, g.s->data[k]);
+  }
+  tables[C::table::segments] = std::move(segments.t);
+  tables[C::table::image] = std::move(img.t);
+  Table program(C::program::width, padded_height(it.rom.pc.size(), 1));
+  for (size_t k = 0; k < it.rom.pc.size(); ++k) program.set(C::program::pc, k, it.rom.pc[k]), program.set(C::program::insn, k, it.rom.insn[k]);
+  tables[C::table::program] = std::move(program.t);
+}
+
+TableColumns from_rows(const core::TraceTable& tt, const spec::air::Table& spec) {
+  const auto& cols = spec.columns;
   Table t(cols.size(), tt.height());
   for (size_t c = 0; c < cols.size(); ++c) {
     const size_t k = tt.col(cols[c].name);
@@ -791,7 +656,9 @@ TableColumns from_rows(const core::TraceTable& tt, size_t table) {
   return std::move(t.t);
 }
 
-}  // namespace
+}  // namespace detail
+
+using namespace detail;
 
 size_t BuiltTrace::bytes() const {
   size_t b = 0;
@@ -835,7 +702,7 @@ BuiltTrace build_trace(const spec::ProgramImage& image, std::span<const uint8_t>
               "trace builder: the traced run differs from the first run");
   Failure fail;
   parallel_for(cycles, threads, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i) cpu_row(cpu, i, cycles, it.rom, fail);
+    for (size_t i = b; i < e; ++i) cpu_row(cpu, i, cycles - 1, it.rom, fail);
   }, 4096);
   fail.raise();
 
@@ -867,7 +734,11 @@ BuiltTrace build_trace(const spec::ProgramImage& image, std::span<const uint8_t>
     }
     ZKRV_ASSERT(written == out.run.output.size(), "trace builder: the bytes written to fd 1 are not the run's output");
   }
-  tables[C::table::mem] = std::move(replay_memory(cpu, cycles, io, io_rows, it, fail).t);
+  {
+    Memory mem(it);
+    replay_accesses(cpu, cycles, 0, io, io_rows, mem, fail);
+    tables[C::table::mem] = std::move(mem_table(mem).t);
+  }
   fail.raise();
   {
     AluTables at = alu_tables(cpu, cycles, threads);
@@ -890,41 +761,11 @@ BuiltTrace build_trace(const spec::ProgramImage& image, std::span<const uint8_t>
   }
   sys.rows.resize(padded_height(sys.rows.size(), 2), std::vector<uint64_t>(sys.columns.size(), 0));
   core::fill_syscall_witness<Fp>(sys);
-  tables[C::table::syscall] = from_rows(sys, C::table::syscall);
+  tables[C::table::syscall] = from_rows(sys, spec::air::embedded_spec().tables.at(C::table::syscall));
   tables[C::table::cpu] = std::move(cpu.t);
   tables[C::table::io] = std::move(io.t);
 
-  // the fixed and preprocessed tables (their multiplicities are counted below)
-  {
-    Table and8(C::and8::width, 65536);
-    for (uint64_t x = 0; x < 256; ++x)
-      for (uint64_t y = 0; y < 256; ++y)
-        and8.set(C::and8::x, 256 * x + y, x), and8.set(C::and8::y, 256 * x + y, y), and8.set(C::and8::z, 256 * x + y, x & y);
-    tables[C::table::and8] = std::move(and8.t);
-    Table byte(C::byte::width, 256);
-    for (uint64_t v = 0; v < 256; ++v) byte.set(C::byte::value, v, v);
-    tables[C::table::byte] = std::move(byte.t);
-    Table range16(C::range16::width, 65536);
-    for (uint64_t v = 0; v < 65536; ++v) range16.set(C::range16::value, v, v);
-    tables[C::table::range16] = std::move(range16.t);
-    Table pow2(C::pow2::width, 64);
-    for (uint64_t k = 0; k < 64; ++k) pow2.set(C::pow2::k, k, k), pow2.limbs(C::pow2::q0, k, uint64_t{1} << k);
-    tables[C::table::pow2] = std::move(pow2.t);
-    Table segments(C::segments::width, padded_height(it.segs.size(), 1));
-    Table img(C::image::width, padded_height(it.image_bytes, 1));
-    size_t r = 0;
-    for (size_t s = 0; s < it.segs.size(); ++s) {
-      const Seg& g = it.segs[s];
-      segments.set(C::segments::start, s, g.start), segments.set(C::segments::file_end, s, g.file_end);
-      segments.set(C::segments::end, s, g.end), segments.set(C::segments::w, s, g.w);
-      for (size_t k = 0; k < g.s->data.size(); ++k, ++r) img.set(C::image::addr, r, g.start + k), img.set(C::image::value, r, g.s->data[k]);
-    }
-    tables[C::table::segments] = std::move(segments.t);
-    tables[C::table::image] = std::move(img.t);
-    Table program(C::program::width, padded_height(it.rom.pc.size(), 1));
-    for (size_t k = 0; k < it.rom.pc.size(); ++k) program.set(C::program::pc, k, it.rom.pc[k]), program.set(C::program::insn, k, it.rom.insn[k]);
-    tables[C::table::program] = std::move(program.t);
-  }
+  fixed_tables(it, tables);  // their multiplicities are counted below
   for (const std::string& name : core::air_layout().publics) {
     ZKRV_ASSERT(name == "entry" || name == "exit_code", "trace builder: unknown public value " + name);
     out.publics.push_back(Fp::from_u64(name == "entry" ? image.entry : static_cast<uint32_t>(out.run.exit_code)));
