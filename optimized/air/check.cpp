@@ -84,15 +84,16 @@ TableColumns columns_from_rows(const std::vector<std::vector<uint64_t>>& rows, s
 }
 
 FastCheck fast_check(const std::vector<TableColumns>& tables, const std::vector<Fp>& publics, uint64_t seed,
-                     unsigned threads) {
-  const auto& code = generated_tables();
+                     unsigned threads, spec::air::Mode mode) {
+  const auto& code = generated_tables(mode);
   if (tables.size() != code.size()) throw std::invalid_argument("fast_check: wrong number of tables");
   std::mt19937_64 g(seed);
   auto fp3 = [&] { return Fp3{{Fp::from_u64(g()), Fp::from_u64(g()), Fp::from_u64(g())}}; };
   FastCheck r;
   std::map<uint64_t, Fp3> bus_sums;
   std::map<uint64_t, Balance> balances;  // the lookup buses, by tag
-  const auto& sp = spec::air::embedded_spec();
+  const auto& sp = spec::air::embedded_spec(mode);
+  const uint64_t global = mode == spec::air::Mode::kSegmented ? sp.bus_index("gmem") : UINT64_MAX;
   std::vector<Dense> kinds(sp.buses.size(), Dense::kNone);
   for (size_t b = 0; b < sp.buses.size(); ++b) kinds[b] = dense_kind(sp.buses[b].name);
   CheckArgs args;
@@ -172,8 +173,10 @@ FastCheck fast_check(const std::vector<TableColumns>& tables, const std::vector<
       r.failed_constraint = first.constraint;
     }
   }
-  for (const auto& [tag, v] : bus_sums)
-    if (!(v == Fp3{})) r.unbalanced_buses.push_back(tag);
+  for (const auto& [tag, v] : bus_sums) {
+    if (tag == global) r.global_sum = v;
+    else if (!(v == Fp3{})) r.unbalanced_buses.push_back(tag);
+  }
   for (const auto& [tag, b] : balances)
     if (!b.zero()) r.unbalanced_buses.push_back(tag);
   std::sort(r.unbalanced_buses.begin(), r.unbalanced_buses.end());

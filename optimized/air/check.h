@@ -38,12 +38,17 @@ struct FastCheck {
   // failed_table == SIZE_MAX.
   size_t failed_table = SIZE_MAX, failed_row = 0, failed_constraint = 0;
   std::vector<uint64_t> unbalanced_buses;  // bus tags whose LogUp sum is not zero
+  // A bundle segment's (spec::air::Mode::kSegmented): the LogUp sum of the global bus gmem, which
+  // balances over the bundle only (the segments' sums under the same seed add up to zero); gmem
+  // is not in unbalanced_buses.
+  Fp3 global_sum{};
   bool ok() const { return failed_table == SIZE_MAX && unbalanced_buses.empty(); }
 };
 
-// tables in spec order (generated_tables()); publics in spec order; seed for the challenges
-// (any value: the answer does not depend on it, except with the probability above).
+// tables in spec order (generated_tables(mode)); publics in spec order; seed for the challenges
+// (any value: the answer does not depend on it, except with the probability above). mode: the
+// AIR of a whole run, or of one segment of a bundle (its local buses balanced within it).
 FastCheck fast_check(const std::vector<TableColumns>& tables, const std::vector<Fp>& publics, uint64_t seed,
-                     unsigned threads = 0);
+                     unsigned threads = 0, spec::air::Mode mode = spec::air::Mode::kWhole);
 
 }  // namespace zkrv::opt::air

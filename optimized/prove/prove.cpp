@@ -186,6 +186,23 @@ class Prover {
     return sums;
   }
   const spec::Digest& aux_root() const { return aux_tree_->root(); }
+  // The terminal sums alone: the LogUp columns on the trace domain, neither extended nor committed
+  // (a bundle's pass over its segments that only sums).
+  std::vector<spec::Fp3Raw> terminal_sums(const Fp3& alpha, const Fp3& beta) {
+    std::vector<spec::Fp3Raw> sums;
+    for (size_t t = 0; t < T_; ++t) {
+      const core::TableLayout& tl = layout_.tables[t];
+      TableData& d = td_[t];
+      if (tl.interactions.empty()) {
+        sums.push_back(raw(Fp3{}));
+        continue;
+      }
+      Columns aux;
+      ensure(be_, aux, tl.aux_width(), d.h);
+      sums.push_back(raw(circuit_.logup_columns(be_, air_, t, tl.fractions, d.trace, publics_, alpha, beta, aux)));
+    }
+    return sums;
+  }
   void lap(const char* stage, std::vector<std::pair<std::string, size_t>> more = {}) {
     clock_.lap(stage);
     if (!buffers_) return;
@@ -541,6 +558,84 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
     provers[s].reset();
     clock.lap(of("prove", s));
   }
+  return proof;
+}
+
+// spec: protocol:segments:transcript — the same bundle from segments built on demand, one held at
+// a time: pass 1 commits each segment's main trace (its root and heights kept), pass 2 sums each
+// one's LogUp columns under the drawn α and β, pass 3 proves each on its own transcript.
+spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const spec::RunPlan& plan, uint32_t exit_code,
+                                        const std::vector<uint8_t>& output, const SegmentSource& source,
+                                        const spec::StarkOptions& options, unsigned threads, const Progress& progress,
+                                        Backend* backend, Circuit* circuit) {
+  if (auto why = spec::check_options(options)) throw std::invalid_argument("proof options: " + *why);
+  const size_t n = plan.count();
+  if (n < 2 || plan.boundaries.size() != n + 1 || plan.chunks.size() != n + 1)
+    throw std::invalid_argument("a bundle has at least 2 segments, each of the plan");
+  threads = resolve_threads(threads);
+  Engines en(threads, backend, circuit);
+  const core::AirLayout& layout = core::air_layout(spec::air::Mode::kSegmented);
+  spec::BundleProof proof;
+  proof.options = options;
+  spec::BundleStatement& st = proof.statement;
+  st.program_digest = keccak256(core::program_encoding(image));
+  st.exit_code = exit_code;
+  st.output = output;
+  st.log_segment = plan.log_cycles;
+  st.boundaries = plan.boundaries;
+  st.chunks = plan.chunks;
+  const Progress quiet;
+  Stopwatch clock(progress);
+  auto of = [n](const char* what, size_t s) { return std::string(what) + " " + std::to_string(s + 1) + "/" + std::to_string(n); };
+  // Each segment as the source hands it over, checked against the plan's publics.
+  size_t expect = 0;
+  auto prover_of = [&](size_t s, Segment&& seg) {
+    if (s != expect++) throw std::invalid_argument("the segments came out of order");
+    const auto publics = spec::segment_publics(st.log_segment, st.exit_code, st.boundaries, st.chunks, s);
+    for (const auto& [name, value] : publics) {
+      const size_t i = static_cast<size_t>(std::find(layout.publics.begin(), layout.publics.end(), name) - layout.publics.begin());
+      if (i >= seg.publics.size() || seg.publics[i] != Fp::from_u64(value))
+        throw std::invalid_argument("segment " + std::to_string(s) + "'s public " + name + " is not the plan's");
+    }
+    return std::make_unique<Prover>(layout, std::move(seg.tables), seg.publics, options, threads, quiet, BufferReport{},
+                                    Lde::kStream, *en.be, *en.circuit, layout.buses * s);
+  };
+  auto pass = [&](const std::function<void(size_t, Prover&)>& work) {
+    expect = 0;
+    source([&](size_t s, Segment&& seg) {
+      auto p = prover_of(s, std::move(seg));
+      work(s, *p);
+    });
+    if (expect != n) throw std::invalid_argument("the source gave " + std::to_string(expect) + " segments of " + std::to_string(n));
+  };
+  // pass 1: every main root (and the heights the statement names)
+  pass([&](size_t s, Prover& p) {
+    st.log_heights.push_back(p.log_heights());
+    proof.main_roots.push_back(p.commit_main());
+    clock.lap(of("commit", s));
+  });
+  core::BundleTranscript<Transcript> bt;
+  bt.observe_statement(options, st);
+  for (const spec::Digest& root : proof.main_roots) bt.observe_main_root(root);
+  const core::LogupDraw<Fp3> draw = bt.sample_logup();
+  // pass 2: every terminal sum
+  pass([&](size_t s, Prover& p) {
+    proof.terminal_sums.push_back(p.terminal_sums(draw.alpha, draw.beta));
+    clock.lap(of("logup", s));
+  });
+  bt.observe_logup_sums(proof.terminal_sums);
+  // pass 3: each segment on its own transcript; the same segment as in passes 1 and 2
+  pass([&](size_t s, Prover& p) {
+    if (p.log_heights() != st.log_heights[s] || p.commit_main() != proof.main_roots[s] ||
+        p.commit_aux(draw.alpha, draw.beta) != proof.terminal_sums[s])
+      throw std::logic_error("segment " + std::to_string(s) + " differs between the passes over it");
+    auto tr = bt.segment(s);
+    spec::SegmentProof& sp = proof.segments.emplace_back();
+    sp.aux_root = p.aux_root();
+    tr.observe_aux_root(sp.aux_root);
+    p.finish(tr, sp);
+    clock.lap(of("prove", s));
+  });
   return proof;
 }
 

@@ -59,4 +59,17 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
                                          unsigned threads = 0, const Progress& progress = {},
                                          Backend* backend = nullptr, Circuit* circuit = nullptr);
 
+// The same bundle in memory bounded by one segment: `source` hands over every segment in order
+// (each call of it, one run of the builder: opt::trace::build_segment_traces) and is called
+// three times (protocol:segments:transcript's phase 1 needs every main root, then every terminal
+// sum, before any segment's phase 2). exit_code and output: the run's. `progress` gets "commit
+// s/N", "logup s/N" and "prove s/N". Throws std::logic_error when a segment differs between the
+// passes, std::invalid_argument when its publics are not the plan's.
+using SegmentSource = std::function<void(const std::function<void(size_t, Segment&&)>&)>;
+spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const spec::RunPlan& plan, uint32_t exit_code,
+                                        const std::vector<uint8_t>& output, const SegmentSource& source,
+                                        const spec::StarkOptions& options, unsigned threads = 0,
+                                        const Progress& progress = {}, Backend* backend = nullptr,
+                                        Circuit* circuit = nullptr);
+
 }  // namespace zkrv::opt::prove

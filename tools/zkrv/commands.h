@@ -106,6 +106,9 @@ struct ProveArgs {
 };
 CLI::App* add_prove(CLI::App& app, ProveArgs& a);
 int cmd_prove(const ProveArgs& a);
+// What the optimized prover (--lde stream) needs to prove tables of these heights (whole-run
+// spec order), in bytes; prove.cpp.
+double estimated_optimized_prove_bytes(const std::vector<size_t>& heights, unsigned log_blowup);
 // prove_bundle.cpp: a run longer than --segment-cycles, proven as a bundle of segments
 // (protocol:segments:*). `stage` prints a stage line; `backend`: the optimized prover's.
 int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& options, const spec::ExecOptions& exec,

@@ -2,9 +2,10 @@
 // planner (spec/run_segments.h), their traces built and checked against the segment AIR, proven
 // as one bundle (spec/protocol.md §9, protocol:segments:*), written atomically, and a summary.
 //
-// The segments' traces come from the reference segment builder (ref::air::build_segment_traces,
-// cut from the whole run's trace), so memory still grows with the run's length here; the
-// optimized prover then proves every segment held at once. Both are the next steps of issue 39.
+// The optimized prover takes the segments from the streaming builder (opt::trace::
+// build_segment_traces) three times, one segment held at a time: its memory is one segment's
+// plus the run's touched bytes, whatever the run's length. The reference prover (small runs) takes
+// them from the reference segment builder, cut from the whole run's trace, all at once.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -12,9 +13,11 @@
 #include <bit>
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "optimized/exec/fast_executor.h"
 #include "optimized/prove/prove.h"
+#include "optimized/trace/segments.h"
 #include "reference/air/segment_trace.h"
 #include "reference/prove/prove.h"
 #include "reference/verify/verify.h"
@@ -31,26 +34,6 @@ double peak_rss_mb() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return static_cast<double>(u.ru_maxrss) / 1024.0;
-}
-
-// A segment's trace as the optimized prover takes it: column-major tables and publics in the
-// segment AIR's spec order.
-opt::prove::Segment columns_of(const ref::air::AirTrace& t) {
-  opt::prove::Segment seg;
-  const spec::air::Spec& sp = spec::air::embedded_spec(spec::air::Mode::kSegmented);
-  for (const auto& st : sp.tables) {
-    const ref::air::TraceTable& tt = t.table(st.name);
-    opt::air::TableColumns c;
-    c.height = tt.height();
-    c.columns.assign(st.columns.size(), std::vector<opt::Fp>(c.height));
-    for (size_t k = 0; k < st.columns.size(); ++k) {
-      const size_t j = tt.col(st.columns[k].name);
-      for (size_t r = 0; r < c.height; ++r) c.columns[k][r] = opt::Fp::from_u64(tt.rows[r][j]);
-    }
-    seg.tables.push_back(std::move(c));
-  }
-  for (const auto& p : sp.publics) seg.publics.push_back(opt::Fp::from_u64(t.publics.at(p.name)));
-  return seg;
 }
 
 }  // namespace
@@ -73,30 +56,106 @@ int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& o
   progress(std::to_string(run.cycles) + " cycles: " + std::to_string(plan.count()) + " segments of 2^" + std::to_string(k) +
            " cycles");
 
-  std::vector<ref::air::AirTrace> segments;
-  {
-    spec::ExecOptions traced = exec;
-    traced.trace = true;
-    const spec::ExecResult full = opt::execute(g.image, g.input, traced);
-    segments = ref::air::build_segment_traces(g.image, full, plan);
-  }
-  stage("trace");
-  const auto report = ref::air::check_segment_traces(segments);
-  if (!report.ok()) return fail(kFailed, "refused: the run does not satisfy the segment AIR: " + report.summary());
-  stage("check");
-
-  // The optimized prover's segments, each one's estimate as a proof of its own, all held at once.
   const bool optimized = a.prover != "reference";
-  const auto progress_fn = [&](std::string_view s, double) { stage(s); };
+  {  // refuse before the work: one segment's proof at its largest, and the run's touched bytes
+    const auto& layout = spec::air::embedded_spec().tables;
+    uint64_t chunk = 0, touched = 0, io = 0, sys = 0;
+    for (const auto& rs : plan.segments)
+      chunk = std::max(chunk, rs.chunk), touched = std::max(touched, rs.touched), io = std::max(io, rs.io_bytes),
+      sys = std::max(sys, rs.syscalls);
+    std::vector<size_t> heights;
+    const size_t rows = size_t{1} << k;
+    for (const auto& t : layout) {
+      size_t h = rows;
+      if (t.name == "mem") h = std::max<size_t>(chunk, touched);  // memb is as tall as the bytes touched
+      if (t.name == "mul") h = 2 * rows;
+      if (t.name == "io") h = io;
+      if (t.name == "syscall") h = sys;
+      if (t.name == "and8" || t.name == "range16") h = 65536;
+      if (t.name == "byte" || t.name == "regs" || t.name == "pow2" || t.name == "output") h = std::min<size_t>(rows, 256);
+      if (t.name == "image" || t.name == "program" || t.name == "segments") h = rows;
+      heights.push_back(spec::air::padded_height(h, 2));
+    }
+    const double need = 1.25 * estimated_optimized_prove_bytes(heights, options.log_blowup) +
+                        6.0 * static_cast<double>(plan.memory->count()) + 8e6;
+    double have = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+    if (rlimit as{}; ::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY && static_cast<double>(as.rlim_cur) < have)
+      have = static_cast<double>(as.rlim_cur);
+    char buf[160];
+    if (optimized && need > have) {
+      std::snprintf(buf, sizeof buf, "a segment of 2^%u cycles needs about %.1f GB to prove; there is %.1f GB (try a "
+                    "smaller --segment-cycles)", k, need / 1e9, have / 1e9);
+      return fail(kOutOfMemory, buf);
+    }
+    if (optimized) {
+      std::snprintf(buf, sizeof buf, "proving needs about %.1f GB (one segment at a time, built three times)", need / 1e9);
+      progress(buf);
+    }
+  }
+  // The stages; after each segment's proof, the time left at the pace of the segments so far.
+  std::chrono::steady_clock::time_point proving_since{};
+  const auto progress_fn = [&](std::string_view s, double) {
+    stage(s);
+    const auto now = std::chrono::steady_clock::now();
+    unsigned done = 0, all = 0;
+    if (s.rfind("logup ", 0) == 0 || s == "logup") proving_since = now;
+    if (s.rfind("prove ", 0) == 0 && std::sscanf(std::string(s).c_str(), "prove %u/%u", &done, &all) == 2 && done < all &&
+        done > 0) {
+      const double spent = std::chrono::duration<double>(now - proving_since).count();
+      char line[96];
+      std::snprintf(line, sizeof line, "about %.0f s left (%u of %u segments proven)", spent / done * (all - done), done, all);
+      progress(line);
+    }
+  };
   spec::BundleProof bundle;
   if (optimized) {
-    std::vector<opt::prove::Segment> cols;
-    for (auto& t : segments) {
-      cols.push_back(columns_of(t));
-      t = ref::air::AirTrace{};
+    // Each pass builds every segment anew. The first also checks each one (the generated
+    // evaluator: every constraint, every local bus) and, at its end, the global bus gmem over the
+    // bundle, before anything but the main roots is computed; a failure is thrown as Refused.
+    struct Refused {
+      std::string why;
+    };
+    const auto& seg_spec = spec::air::embedded_spec(spec::air::Mode::kSegmented);
+    int passes = 0;
+    opt::Fp3 global{};
+    const opt::prove::SegmentSource source = [&](const std::function<void(size_t, opt::prove::Segment&&)>& take) {
+      const bool first = passes++ == 0;
+      opt::trace::build_segment_traces(g.image, g.input, exec, plan, run, a.threads, [&](size_t s, opt::trace::SegmentTrace&& t) {
+        if (first) {
+          const auto c = opt::air::fast_check(t.tables, t.publics, 20261205, a.threads, spec::air::Mode::kSegmented);
+          if (c.failed_table != SIZE_MAX) {
+            const auto& tab = seg_spec.tables[c.failed_table];
+            throw Refused{"segment " + std::to_string(s) + ": constraint " + tab.constraints[c.failed_constraint].id +
+                          " fails in table " + tab.name + " at row " + std::to_string(c.failed_row)};
+          }
+          if (!c.unbalanced_buses.empty())
+            throw Refused{"segment " + std::to_string(s) + ": bus " + seg_spec.buses[c.unbalanced_buses[0]].name +
+                          " does not balance"};
+          global = global + c.global_sum;
+        }
+        take(s, opt::prove::Segment{std::move(t.tables), std::move(t.publics)});
+      });
+      if (first && !(global == opt::Fp3{})) throw Refused{"the global memory bus gmem does not balance over the segments"};
+      if (first) stage("check");
+    };
+    try {
+      bundle = opt::prove::prove_bundle_streamed(g.image, plan, static_cast<uint32_t>(run.exit_code), run.output, source,
+                                                 options, a.threads, progress_fn, backend);
+    } catch (const Refused& r) {
+      return fail(kFailed, "refused: the run does not satisfy the segment AIR: " + r.why);
     }
-    bundle = opt::prove::prove_bundle_unchecked(g.image, std::move(cols), plan, options, a.threads, progress_fn, backend);
   } else {
+    std::vector<ref::air::AirTrace> segments;
+    {
+      spec::ExecOptions traced = exec;
+      traced.trace = true;
+      const spec::ExecResult full = opt::execute(g.image, g.input, traced);
+      segments = ref::air::build_segment_traces(g.image, full, plan);
+    }
+    stage("trace");
+    const auto report = ref::air::check_segment_traces(segments);
+    if (!report.ok()) return fail(kFailed, "refused: the run does not satisfy the segment AIR: " + report.summary());
+    stage("check");
     bundle = ref::prove::prove_bundle_unchecked(g.image, segments, plan, options, progress_fn);
   }
   const auto bytes = spec::encode_bundle(bundle);
