@@ -561,7 +561,7 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
   return proof;
 }
 
-// spec: protocol:segments:transcript — the same bundle from segments built on demand, one held at
+// spec: protocol:segments:prover, protocol:segments:transcript — the same bundle from segments built on demand, one held at
 // a time: pass 1 commits each segment's main trace (its root and heights kept), pass 2 sums each
 // one's LogUp columns under the drawn α and β, pass 3 proves each on its own transcript.
 spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const spec::RunPlan& plan, uint32_t exit_code,

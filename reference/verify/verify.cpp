@@ -240,9 +240,12 @@ struct Context {
   const spec::SecurityPolicy& policy;
   Cache& cache;
   const AirLayout& layout;
-  std::vector<Fp3> publics;                   // the AIR's publics, spec order
-  std::function<Preprocessed()> derive;       // the verifier's own preprocessed columns
+  std::vector<Fp3> publics{};                 // the AIR's publics, spec order
+  std::function<Preprocessed()> derive{};     // the verifier's own preprocessed columns
   bool segment = false;                       // a bundle's segment: the bundle checks the statement, sums and bound
+  // A bundle's segment: the LDE of the preprocessed columns that depend on the program alone, by
+  // (table, the segment's tallest log height), shared by the segments (protocol:segments:vk).
+  std::map<std::pair<size_t, unsigned>, std::vector<std::vector<uint64_t>>>* shared_lde = nullptr;
   const size_t T = layout.tables.size();
   const unsigned lb = proof.options.log_blowup;
   // check_shapes
@@ -534,12 +537,21 @@ void extend_preprocessed(Context& c) {
   if (cache.valid && cache.log_heights == st.log_heights && cache.log_blowup == c.lb) return;
   if (!c.pre) c.pre = c.derive();
   cache.pre_lde.assign(c.T, {});
-  for (size_t t = 0; t < c.T; ++t)
+  for (size_t t = 0; t < c.T; ++t) {
+    const std::string& name = c.layout.tables[t].name;
+    const bool program_only = c.shared_lde && name != "regs" && name != "output";
+    const auto key = std::make_pair(t, c.fri_shape.log_max);
+    if (program_only && c.shared_lde->count(key)) {
+      cache.pre_lde[t] = c.shared_lde->at(key);
+      continue;
+    }
     for (const auto& col : c.pre->columns[t]) {
       std::vector<uint64_t> v;
       for (Fp x : coset_lde(col, 1u << c.lb, c.rp.shifts[t])) v.push_back(x.value());
       cache.pre_lde[t].push_back(std::move(v));
     }
+    if (program_only) (*c.shared_lde)[key] = cache.pre_lde[t];
+  }
   cache.log_heights = st.log_heights;
   cache.log_blowup = c.lb;
   cache.valid = true;
@@ -714,11 +726,13 @@ BundleVerifyResult verify_bundle(const spec::BundleProof& bundle, const Expected
     v.final_poly = b.final_poly, v.pow_nonce = b.pow_nonce, v.queries = b.queries, v.fri_openings = b.fri_openings;
   }
   std::vector<Cache> caches(n);
+  std::map<std::pair<size_t, unsigned>, std::vector<std::vector<uint64_t>>> shared_lde;  // protocol:segments:vk
   std::vector<std::unique_ptr<Context>> ctx;
   double bound = 0;
   for (size_t s = 0; s < n; ++s) {
     auto& c = *ctx.emplace_back(std::make_unique<Context>(Context{views[s], expected, policy, caches[s], layout}));
     c.segment = true;
+    c.shared_lde = &shared_lde;
     const auto publics = spec::segment_publics(st.log_segment, st.exit_code, st.boundaries, st.chunks, s);
     for (const std::string& name : layout.publics) {
       const auto it = std::find_if(publics.begin(), publics.end(), [&](const auto& p) { return p.first == name; });

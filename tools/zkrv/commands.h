@@ -99,16 +99,13 @@ struct ProveArgs {
   std::string program, input, out, security = "provable", prover = "optimized", spans_dir, lde = "auto";
   std::string backend = "cpu";
   unsigned threads = 0;
-  uint64_t max_cycles = uint64_t{1} << 22;
+  uint64_t max_cycles = spec::kDefaultMaxCycles;
   uint64_t seed = 0;
   uint64_t segment_cycles = uint64_t{1} << spec::kDefaultSegmentLog;
   bool json = false, quiet = false;
 };
 CLI::App* add_prove(CLI::App& app, ProveArgs& a);
 int cmd_prove(const ProveArgs& a);
-// What the optimized prover (--lde stream) needs to prove tables of these heights (whole-run
-// spec order), in bytes; prove.cpp.
-double estimated_optimized_prove_bytes(const std::vector<size_t>& heights, unsigned log_blowup);
 // prove_bundle.cpp: a run longer than --segment-cycles, proven as a bundle of segments
 // (protocol:segments:*). `stage` prints a stage line; `backend`: the optimized prover's.
 int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& options, const spec::ExecOptions& exec,

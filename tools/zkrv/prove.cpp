@@ -61,8 +61,6 @@ double estimated_prove_bytes(const std::vector<size_t>& heights, unsigned log_bl
   return bytes * 1.25;
 }
 
-}  // namespace
-
 // The optimized prover with --lde stream holds no LDE (optimized/prove): each table's main and auxiliary columns
 // as coefficients, the main trace until LogUp, and, while a table's quotient or DEEP sum is
 // computed, one coset part of its columns, its quotient values on the LDE domain (3 values of
@@ -86,6 +84,8 @@ double estimated_optimized_prove_bytes(const std::vector<size_t>& heights, unsig
   }
   return 1.25 * std::max(coeffs + trace, coeffs + part + q + 3 * 32 * n_max);
 }
+
+}  // namespace
 
 CLI::App* add_prove(CLI::App& app, ProveArgs& a) {
   auto* p = app.add_subcommand("prove", "Execute a guest, check its trace against the constraint spec, and prove it");

@@ -57,27 +57,11 @@ int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& o
            " cycles");
 
   const bool optimized = a.prover != "reference";
-  {  // refuse before the work: one segment's proof at its largest, and the run's touched bytes
-    const auto& layout = spec::air::embedded_spec().tables;
-    uint64_t chunk = 0, touched = 0, io = 0, sys = 0;
-    for (const auto& rs : plan.segments)
-      chunk = std::max(chunk, rs.chunk), touched = std::max(touched, rs.touched), io = std::max(io, rs.io_bytes),
-      sys = std::max(sys, rs.syscalls);
-    std::vector<size_t> heights;
-    const size_t rows = size_t{1} << k;
-    for (const auto& t : layout) {
-      size_t h = rows;
-      if (t.name == "mem") h = std::max<size_t>(chunk, touched);  // memb is as tall as the bytes touched
-      if (t.name == "mul") h = 2 * rows;
-      if (t.name == "io") h = io;
-      if (t.name == "syscall") h = sys;
-      if (t.name == "and8" || t.name == "range16") h = 65536;
-      if (t.name == "byte" || t.name == "regs" || t.name == "pow2" || t.name == "output") h = std::min<size_t>(rows, 256);
-      if (t.name == "image" || t.name == "program" || t.name == "segments") h = rows;
-      heights.push_back(spec::air::padded_height(h, 2));
-    }
-    const double need = 1.25 * estimated_optimized_prove_bytes(heights, options.log_blowup) +
-                        6.0 * static_cast<double>(plan.memory->count()) + 8e6;
+  {  // refuse before the work: one segment's proof at its largest, and the run's touched bytes.
+     // 8 KB per cycle of a segment: sha256_chain's 2^20-cycle segments peaked at 6.7 GB (6.4 KB per
+     // cycle; an ALU-heavy run fills the alu and mul tables), quicksort's 2^16 at 458 MB.
+    const double need = 8192.0 * static_cast<double>(uint64_t{1} << k) + 6.0 * static_cast<double>(plan.memory->count()) +
+                        0.3e9;
     double have = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
     if (rlimit as{}; ::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY && static_cast<double>(as.rlim_cur) < have)
       have = static_cast<double>(as.rlim_cur);
