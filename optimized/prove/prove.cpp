@@ -451,6 +451,15 @@ class Prover {
   std::vector<const MixedTree*> trees_;
 };
 
+// Segment s's publics (the segment AIR's order) are the statement's (protocol:segments:publics).
+void check_publics(const core::AirLayout& layout, const spec::BundleStatement& st, size_t s, const std::vector<Fp>& publics) {
+  for (const auto& [name, value] : spec::segment_publics(st.log_segment, st.exit_code, st.boundaries, st.chunks, s)) {
+    const size_t i = static_cast<size_t>(std::find(layout.publics.begin(), layout.publics.end(), name) - layout.publics.begin());
+    if (i >= publics.size() || publics[i] != Fp::from_u64(value))
+      throw std::invalid_argument("segment " + std::to_string(s) + "'s public " + name + " is not the plan's");
+  }
+}
+
 struct Engines {
   std::unique_ptr<Backend> own;
   std::unique_ptr<Circuit> own_circuit;
@@ -522,12 +531,7 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
   Stopwatch clock(progress);
   std::vector<std::unique_ptr<Prover>> provers;
   for (size_t s = 0; s < n; ++s) {
-    const auto publics = spec::segment_publics(st.log_segment, st.exit_code, st.boundaries, st.chunks, s);
-    for (const auto& [name, value] : publics) {
-      const size_t i = static_cast<size_t>(std::find(layout.publics.begin(), layout.publics.end(), name) - layout.publics.begin());
-      if (i >= segments[s].publics.size() || segments[s].publics[i] != Fp::from_u64(value))
-        throw std::invalid_argument("segment " + std::to_string(s) + "'s public " + name + " is not the plan's");
-    }
+    check_publics(layout, st, s, segments[s].publics);
     provers.push_back(std::make_unique<Prover>(layout, std::move(segments[s].tables), segments[s].publics, options, threads,
                                                quiet, BufferReport{}, Lde::kStream, *en.be, *en.circuit,
                                                layout.buses * s));
@@ -591,12 +595,7 @@ spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const s
   size_t expect = 0;
   auto prover_of = [&](size_t s, Segment&& seg) {
     if (s != expect++) throw std::invalid_argument("the segments came out of order");
-    const auto publics = spec::segment_publics(st.log_segment, st.exit_code, st.boundaries, st.chunks, s);
-    for (const auto& [name, value] : publics) {
-      const size_t i = static_cast<size_t>(std::find(layout.publics.begin(), layout.publics.end(), name) - layout.publics.begin());
-      if (i >= seg.publics.size() || seg.publics[i] != Fp::from_u64(value))
-        throw std::invalid_argument("segment " + std::to_string(s) + "'s public " + name + " is not the plan's");
-    }
+    check_publics(layout, st, s, seg.publics);
     return std::make_unique<Prover>(layout, std::move(seg.tables), seg.publics, options, threads, quiet, BufferReport{},
                                     Lde::kStream, *en.be, *en.circuit, layout.buses * s);
   };

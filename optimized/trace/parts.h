@@ -254,6 +254,9 @@ void cpu_row(Table& c, size_t i, uint64_t exit_row, const Rom& rom, Failure& fai
 // The memory argument's replay (ref::air::replay_memory) of cpu rows 0 .. rows − 1 (cycles
 // c0 + r) and the io rows, in timestamp order, on `mem`.
 void replay_accesses(Table& cpu, uint64_t rows, uint64_t c0, Table& io, size_t io_rows, Memory& mem, Failure& fail);
+// Row r of a mem table: address a (the previous row's prev; its gap set on row r − 1), its final
+// token, and what the ELF says of it (lookup's segment_of and file_byte).
+void mem_row(Table& m, size_t r, uint64_t a, uint64_t prev, uint64_t fin_ts, uint8_t fin_v, const Memory& lookup);
 // A whole run's mem table: every address `mem` touched, in order.
 Table mem_table(const Memory& mem);
 

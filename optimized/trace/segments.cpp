@@ -150,22 +150,8 @@ void Builder::finish() {
     size_t r = 0;
     uint64_t prev = 0;
     plan_.memory->for_each_in(plan_.chunks[s], plan_.chunks[s + 1], [&](uint64_t a) {
-      const Seg* g = lookup_.segment_of(a);
-      const Seg sg = g ? *g : Seg{0, 0, 0, 0, nullptr};
-      const bool from_file = a < sg.file_end;
-      Table& m = chunk;
-      m.set(C::mem::is_real, r, 1), m.set(C::mem::addr, r, a), m.set(C::mem::fin_ts, r, plan_.memory->final_time(a));
-      m.set(C::mem::fin_v, r, plan_.memory->final_value(a)), m.set(C::mem::w, r, sg.w);
-      m.set(C::mem::init, r, from_file ? lookup_.file_byte(a) : 0), m.set(C::mem::from_file, r, from_file);
-      m.set(C::mem::start, r, sg.start), m.set(C::mem::file_end, r, sg.file_end), m.set(C::mem::end, r, sg.end);
-      const uint64_t lo = a - sg.start, hi = sg.end - 1 - a, fd = from_file ? sg.file_end - 1 - a : a - sg.file_end;
-      m.set(C::mem::lo0, r, lo & 0xffff), m.set(C::mem::lo1, r, (lo >> 16) & 0xffff);
-      m.set(C::mem::hi0, r, hi & 0xffff), m.set(C::mem::hi1, r, (hi >> 16) & 0xffff);
-      m.set(C::mem::fd0, r, fd & 0xffff), m.set(C::mem::fd1, r, (fd >> 16) & 0xffff);
-      if (r > 0) {
-        const uint64_t gap = a - prev - 1;
-        m.set(C::mem::gap0, r - 1, gap & 0xffff), m.set(C::mem::gap1, r - 1, (gap >> 16) & 0xffff);
-      } else {
+      mem_row(chunk, r, a, prev, plan_.memory->final_time(a), plan_.memory->final_value(a), lookup_);
+      if (r == 0) {
         const uint64_t cb = a - plan_.chunks[s] - 1;
         cb0[0] = Fp::from_u64(cb & 0xffff), cb1[0] = Fp::from_u64(cb >> 16);
       }

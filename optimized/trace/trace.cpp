@@ -246,6 +246,24 @@ void replay_accesses(Table& cpu, uint64_t rows, uint64_t c0, Table& io, size_t i
   for (; next_io < io_rows; ++next_io) io_access(next_io);
 }
 
+void mem_row(Table& m, size_t r, uint64_t a, uint64_t prev, uint64_t fin_ts, uint8_t fin_v, const Memory& lookup) {
+  const Seg* g = lookup.segment_of(a);
+  const Seg sg = g ? *g : Seg{0, 0, 0, 0, nullptr};
+  const bool from_file = a < sg.file_end;
+  m.set(C::mem::is_real, r, 1), m.set(C::mem::addr, r, a), m.set(C::mem::fin_ts, r, fin_ts);
+  m.set(C::mem::fin_v, r, fin_v), m.set(C::mem::w, r, sg.w);
+  m.set(C::mem::init, r, from_file ? lookup.file_byte(a) : 0), m.set(C::mem::from_file, r, from_file);
+  m.set(C::mem::start, r, sg.start), m.set(C::mem::file_end, r, sg.file_end), m.set(C::mem::end, r, sg.end);
+  const uint64_t lo = a - sg.start, hi = sg.end - 1 - a, fd = from_file ? sg.file_end - 1 - a : a - sg.file_end;
+  m.set(C::mem::lo0, r, lo & 0xffff), m.set(C::mem::lo1, r, (lo >> 16) & 0xffff);
+  m.set(C::mem::hi0, r, hi & 0xffff), m.set(C::mem::hi1, r, (hi >> 16) & 0xffff);
+  m.set(C::mem::fd0, r, fd & 0xffff), m.set(C::mem::fd1, r, (fd >> 16) & 0xffff);
+  if (r > 0) {
+    const uint64_t gap = a - prev - 1;
+    m.set(C::mem::gap0, r - 1, gap & 0xffff), m.set(C::mem::gap1, r - 1, (gap >> 16) & 0xffff);
+  }
+}
+
 Table mem_table(const Memory& mem) {
   // every touched address once, in order
   Table m(C::mem::width, padded_height(mem.touched(), 2));
@@ -256,21 +274,7 @@ Table mem_table(const Memory& mem) {
       const Memory::Token& st = (*tokens)[k];
       if (!st.touched) continue;
       const uint64_t a = page * Memory::kPage + k;
-      const Seg* g = mem.segment_of(a);
-      const Seg sg = g ? *g : Seg{0, 0, 0, 0, nullptr};
-      const bool from_file = a < sg.file_end;
-      m.set(C::mem::is_real, r, 1), m.set(C::mem::addr, r, a), m.set(C::mem::fin_ts, r, st.ts);
-      m.set(C::mem::fin_v, r, st.value), m.set(C::mem::w, r, sg.w);
-      m.set(C::mem::init, r, from_file ? mem.file_byte(a) : 0), m.set(C::mem::from_file, r, from_file);
-      m.set(C::mem::start, r, sg.start), m.set(C::mem::file_end, r, sg.file_end), m.set(C::mem::end, r, sg.end);
-      const uint64_t lo = a - sg.start, hi = sg.end - 1 - a, fd = from_file ? sg.file_end - 1 - a : a - sg.file_end;
-      m.set(C::mem::lo0, r, lo & 0xffff), m.set(C::mem::lo1, r, (lo >> 16) & 0xffff);
-      m.set(C::mem::hi0, r, hi & 0xffff), m.set(C::mem::hi1, r, (hi >> 16) & 0xffff);
-      m.set(C::mem::fd0, r, fd & 0xffff), m.set(C::mem::fd1, r, (fd >> 16) & 0xffff);
-      if (r > 0) {
-        const uint64_t gap = a - prev - 1;
-        m.set(C::mem::gap0, r - 1, gap & 0xffff), m.set(C::mem::gap1, r - 1, (gap >> 16) & 0xffff);
-      }
+      mem_row(m, r, a, prev, st.ts, st.value, mem);
       prev = a, ++r;
     }
   return m;

@@ -18,6 +18,7 @@
 #include "reference/exec/executor.h"
 #include "spec/run_segments.h"
 #include "tests/support/elf_builder.h"
+#include "tests/support/opt_from_rows.h"
 #include "tests/support/random_program.h"
 #include "tools/common/files.h"
 
@@ -33,16 +34,8 @@ struct Bundle {
 };
 
 Bundle bundle(const spec::ProgramImage& image, std::span<const uint8_t> input, unsigned k) {
-  Bundle b{image, {}, {}};
-  spec::RunPlanner planner(image, k);
-  spec::ExecOptions o;
-  spec::attach(planner, o);
-  b.plan = planner.finish(ref::execute(image, input, o));
-  spec::ExecOptions t;
-  t.trace = true;
-  const auto run = ref::execute(image, input, t);
-  b.segments = ref::air::build_segment_traces(image, run, b.plan);
-  return b;
+  test::SegmentedRun r = test::segmented_run(image, input, k);
+  return Bundle{image, std::move(r.plan), std::move(r.segments)};
 }
 
 spec::ProgramImage guest(const std::string& name, std::vector<uint8_t>* input) {
@@ -53,21 +46,8 @@ spec::ProgramImage guest(const std::string& name, std::vector<uint8_t>* input) {
   return *ref::load_elf(*bytes.bytes).image;
 }
 
-// Reads its input 4 bytes at a time and echoes each piece, spinning ~900 cycles between reads
-// (tests/exec/run_segments_test.cpp): segments with reads, writes, a short read and none.
-spec::ProgramImage echo_program() {
-  using namespace testing::rv;
-  std::vector<uint32_t> code = {lui(8, 0x20),
-                                addi(17, 0, 63), addi(10, 0, 0), addi(11, 8, 0), addi(12, 0, 4), ecall(),
-                                addi(9, 10, 0),
-                                addi(17, 0, 64), addi(10, 0, 1), addi(12, 9, 0), ecall(),
-                                addi(8, 8, 4), addi(5, 0, 450),
-                                addi(5, 5, -1), b(-4, 0, 5, 1),
-                                b(-56, 0, 9, 1)};
-  for (uint32_t w : exit_with(0)) code.push_back(w);
-  return *ref::load_elf(testing::simple_elf(code)).image;
-}
-const std::vector<uint8_t> kEchoInput = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9'};
+spec::ProgramImage echo_program() { return *ref::load_elf(testing::echo_elf()).image; }
+using testing::kEchoInput;
 
 TEST(SegmentAir, ExampleGuestsSegmentsHold) {
   for (const auto& [name, k] : {std::pair{"fibonacci", 10u}, {"cost_scopes", 13u}, {"zero_init", 12u}}) {
@@ -353,7 +333,9 @@ TEST(SegmentAir, EveryNewBusInteractionIsUnbalancedByItsEdit) {
       if (wt)
         for (const auto& w : wt->buses)
           if (w.id == b.id) same = form(w) == form(b);
-      if (!same) EXPECT_TRUE(covered.count(b.id)) << b.id << " has no edit that unbalances its bus";
+      if (!same) {
+        EXPECT_TRUE(covered.count(b.id)) << b.id << " has no edit that unbalances its bus";
+      }
     }
 }
 
@@ -379,7 +361,9 @@ TEST(SegmentAir, EveryNewConstraintIsViolatedByItsEdit) {
       if (wt)
         for (const auto& w : wt->constraints)
           if (w.id == c.id) same = spec::air::to_string(*w.expr) == spec::air::to_string(*c.expr) && w.rows == c.rows;
-      if (!same) EXPECT_TRUE(covered.count(c.id)) << c.id << " has no edit that violates it";
+      if (!same) {
+        EXPECT_TRUE(covered.count(c.id)) << c.id << " has no edit that violates it";
+      }
     }
 }
 

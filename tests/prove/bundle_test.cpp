@@ -29,20 +29,7 @@ using Check = rv::Rejection::Check;
 const spec::StarkOptions kOptions{2, 8, 2, 3};
 const spec::SecurityPolicy kAnyBits = spec::SecurityPolicy::at_least(spec::SecurityPolicy::Measure::kProvable, 0);
 
-// Reads its input 4 bytes at a time and echoes each piece, spinning ~900 cycles between reads
-// (as tests/air/segment_trace_test.cpp): segments with reads, writes, a short read and none.
-spec::ProgramImage echo_program() {
-  using namespace testing::rv;
-  std::vector<uint32_t> code = {lui(8, 0x20),
-                                addi(17, 0, 63), addi(10, 0, 0), addi(11, 8, 0), addi(12, 0, 4), ecall(),
-                                addi(9, 10, 0),
-                                addi(17, 0, 64), addi(10, 0, 1), addi(12, 9, 0), ecall(),
-                                addi(8, 8, 4), addi(5, 0, 450),
-                                addi(5, 5, -1), b(-4, 0, 5, 1),
-                                b(-56, 0, 9, 1)};
-  for (uint32_t w : testing::rv::exit_with(0)) code.push_back(w);
-  return *ref::load_elf(testing::simple_elf(code)).image;
-}
+spec::ProgramImage echo_program() { return *ref::load_elf(testing::echo_elf()).image; }
 
 struct CutRun {
   spec::RunPlan plan;
@@ -51,18 +38,8 @@ struct CutRun {
   uint32_t exit_code = 0;
 };
 CutRun cut(const spec::ProgramImage& image, const std::vector<uint8_t>& input, unsigned k) {
-  CutRun r;
-  spec::RunPlanner planner(image, k);
-  spec::ExecOptions o;
-  spec::attach(planner, o);
-  r.plan = planner.finish(ref::execute(image, input, o));
-  spec::ExecOptions t;
-  t.trace = true;
-  const auto run = ref::execute(image, input, t);
-  r.output = run.output;
-  r.exit_code = static_cast<uint32_t>(run.exit_code);
-  r.segments = ref::air::build_segment_traces(image, run, r.plan);
-  return r;
+  test::SegmentedRun s = test::segmented_run(image, input, k);
+  return CutRun{std::move(s.plan), std::move(s.segments), s.run.output, static_cast<uint32_t>(s.run.exit_code)};
 }
 
 std::string verdict(const rv::BundleVerifyResult& v) {
@@ -73,7 +50,7 @@ std::string check(const rv::BundleVerifyResult& v) { return v.ok() ? "accepted" 
 
 struct Proven {
   spec::ProgramImage image = echo_program();
-  std::vector<uint8_t> input = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9'};
+  std::vector<uint8_t> input = testing::kEchoInput;
   CutRun run = cut(image, input, 10);
   spec::BundleProof bundle = ref::prove::prove_bundle_unchecked(image, run.segments, run.plan, kOptions);
   rv::Expected expected() const { return {&image, run.exit_code, &run.output}; }

@@ -52,4 +52,10 @@ inline uint32_t ecall() { return 0x00000073; }
 std::vector<uint32_t> exit_with(int32_t code);
 }  // namespace rv
 
+// Reads its input 4 bytes at a time and echoes each piece to fd 1, spinning ~900 cycles between
+// reads, then exits 0: cut into segments of 2^10 cycles, its reads, writes and final short read
+// fall in different segments (the segment tests' program; kEchoInput: 10 bytes).
+std::vector<uint8_t> echo_elf();
+inline const std::vector<uint8_t> kEchoInput = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9'};
+
 }  // namespace zkrv::testing

@@ -1,6 +1,7 @@
 #include "tests/support/opt_from_rows.h"
 
 #include "core/air/layout.h"
+#include "reference/exec/executor.h"
 #include "spec/air/embedded.h"
 
 namespace zkrv::test {
@@ -26,6 +27,20 @@ spec::StarkProof prove_optimized(const spec::ProgramImage& image, const ref::air
                                  const spec::StarkOptions& options, unsigned threads, opt::prove::Lde lde) {
   SpecColumns c = spec_columns(trace);
   return opt::prove::prove_unchecked(image, std::move(c.tables), c.publics, options, threads, {}, {}, lde);
+}
+
+SegmentedRun segmented_run(const spec::ProgramImage& image, std::span<const uint8_t> input, unsigned k) {
+  SegmentedRun r;
+  spec::RunPlanner planner(image, k);
+  spec::ExecOptions o;
+  spec::attach(planner, o);
+  r.plan = planner.finish(ref::execute(image, input, o));
+  spec::ExecOptions t;
+  t.trace = true;
+  r.run = ref::execute(image, input, t);
+  r.segments = ref::air::build_segment_traces(image, r.run, r.plan);
+  std::vector<spec::StepRecord>().swap(r.run.trace);
+  return r;
 }
 
 spec::BundleProof prove_bundle_optimized(const spec::ProgramImage& image, const std::vector<ref::air::AirTrace>& segments,

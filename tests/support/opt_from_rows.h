@@ -4,6 +4,7 @@
 // reference/).
 
 #include "optimized/prove/prove.h"
+#include "reference/air/segment_trace.h"
 #include "reference/air/trace.h"
 
 namespace zkrv::test {
@@ -21,6 +22,15 @@ SpecColumns spec_columns(const ref::air::AirTrace& trace, spec::air::Mode mode =
 spec::StarkProof prove_optimized(const spec::ProgramImage& image, const ref::air::AirTrace& trace,
                                  const spec::StarkOptions& options, unsigned threads = 0,
                                  opt::prove::Lde lde = opt::prove::Lde::kStream);
+
+// A run cut into segments of 2^k cycles by the run planner and built by the reference segment
+// builder (both on the reference executor).
+struct SegmentedRun {
+  spec::RunPlan plan;
+  spec::ExecResult run;  // the traced run (its output and exit code)
+  std::vector<ref::air::AirTrace> segments;
+};
+SegmentedRun segmented_run(const spec::ProgramImage& image, std::span<const uint8_t> input, unsigned k);
 
 // opt::prove::prove_bundle_unchecked on the reference segment builder's traces.
 spec::BundleProof prove_bundle_optimized(const spec::ProgramImage& image, const std::vector<ref::air::AirTrace>& segments,

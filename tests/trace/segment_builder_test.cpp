@@ -16,6 +16,7 @@
 #include "spec/air/embedded.h"
 #include "spec/run_segments.h"
 #include "tests/support/elf_builder.h"
+#include "tests/support/opt_from_rows.h"
 #include "tests/support/random_program.h"
 #include "tools/common/files.h"
 
@@ -53,16 +54,12 @@ std::string first_difference(const ref::air::AirTrace& want, const opt::trace::S
 // Cuts the run into segments of 2^k cycles, builds them both ways and compares; returns how many
 // segments there were.
 size_t agree(const spec::ProgramImage& image, const std::vector<uint8_t>& input, unsigned k, const std::string& what) {
-  spec::RunPlanner planner(image, k);
-  spec::ExecOptions o;
-  spec::attach(planner, o);
-  const spec::ExecResult planned = opt::execute(image, input, o);
+  const test::SegmentedRun ref_run = test::segmented_run(image, input, k);
+  const spec::RunPlan& plan = ref_run.plan;
+  const spec::ExecResult& planned = ref_run.run;
   EXPECT_EQ(planned.status, spec::ExitStatus::kExited) << what;
   if (planned.status != spec::ExitStatus::kExited) return 0;
-  const spec::RunPlan plan = planner.finish(planned);
-  spec::ExecOptions t;
-  t.trace = true;
-  const auto want = ref::air::build_segment_traces(image, ref::execute(image, input, t), plan);
+  const auto& want = ref_run.segments;
   for (unsigned threads : {1u, 2u}) {
     size_t seen = 0;
     std::string diff;
@@ -93,20 +90,11 @@ TEST(SegmentBuilder, EqualsTheReferenceOnExampleGuests) {
   }
 }
 
-// Reads its input 4 bytes at a time and echoes each piece, spinning ~900 cycles between reads
-// (as tests/air/segment_trace_test.cpp): segments with reads, writes, a short read and none.
+// The echo program (tests/support/elf_builder.h): reads, writes and a short read in different
+// segments.
 TEST(SegmentBuilder, EqualsTheReferenceWhereTheInputAndOutputCrossSegments) {
-  using namespace testing::rv;
-  std::vector<uint32_t> code = {lui(8, 0x20),
-                                addi(17, 0, 63), addi(10, 0, 0), addi(11, 8, 0), addi(12, 0, 4), ecall(),
-                                addi(9, 10, 0),
-                                addi(17, 0, 64), addi(10, 0, 1), addi(12, 9, 0), ecall(),
-                                addi(8, 8, 4), addi(5, 0, 450),
-                                addi(5, 5, -1), b(-4, 0, 5, 1),
-                                b(-56, 0, 9, 1)};
-  for (uint32_t w : exit_with(0)) code.push_back(w);
-  const auto image = *ref::load_elf(testing::simple_elf(code)).image;
-  EXPECT_GE(agree(image, {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9'}, 10, "echo"), 3u);
+  const auto image = *ref::load_elf(testing::echo_elf()).image;
+  EXPECT_GE(agree(image, testing::kEchoInput, 10, "echo"), 3u);
 }
 
 TEST(SegmentBuilder, EqualsTheReferenceOnRandomPrograms) {
