@@ -5,6 +5,7 @@
 
 #include "reference/air/evaluate.h"
 #include "reference/transcript/transcript.h"
+#include "spec/air/embedded.h"
 
 namespace zkrv::ref::air {
 
@@ -12,8 +13,10 @@ std::vector<BusResult> check_buses(const std::vector<BusEvent>& events, const st
   Transcript t(seed);
   const Fp3 alpha = t.squeeze_ext("logup-alpha"), beta = t.squeeze_ext("logup-beta");
   std::vector<BusResult> out;
-  for (size_t tag = 0; tag < bus_names().size(); ++tag) {
-    const std::string& name = bus_names()[tag];
+  // a whole run's buses (a bundle's are counted by check_segment_traces): every bus but gmem
+  const auto& buses = spec::air::embedded_spec().buses;
+  for (size_t tag = 0; tag < buses.size(); ++tag) {
+    const std::string& name = buses[tag].name;
     std::vector<Fp3> numer, denom;  // ± m and α − h(t) per interaction
     size_t count = 0;
     for (const BusEvent& e : events) {
