@@ -216,6 +216,10 @@ TEST(BundleAttacks, TheWrongProgramExitOrPolicyIsRejected) {
   auto b = p.bundle;
   b.statement.log_segment = 11;
   EXPECT_EQ(check(rv::verify_bundle(b, p.expected(), kAnyBits)), "segment_height");
+  // a segment's body missing (the bytes cannot say so: a bundle built in memory can)
+  auto c = p.bundle;
+  c.segments.pop_back();
+  EXPECT_EQ(check(rv::verify_bundle(c, p.expected(), kAnyBits)), "segment_count");
 }
 
 }  // namespace
