@@ -3,7 +3,8 @@
 // verifier rejects the bundles a cheating prover could send (protocol:segments:attacks): segments
 // reordered, dropped or duplicated, a boundary changed in the statement, a root changed after the
 // challenges were drawn, a segment from another run spliced in, the wrong program, a too-small
-// security, and malformed bytes.
+// security, and malformed bytes; and cheating traces proven as they are (an address initialised
+// twice, a final token never consumed, the exit before the last segment, a boundary byte changed).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -59,7 +60,6 @@ const Proven& proven() {
   static const Proven p;
   return p;
 }
-
 TEST(Bundle, ARunOfSeveralSegmentsIsProvenAndVerified) {
   const Proven& p = proven();
   ASSERT_GE(p.bundle.statement.segments(), 3u);
@@ -220,6 +220,120 @@ TEST(BundleAttacks, TheWrongProgramExitOrPolicyIsRejected) {
   auto c = p.bundle;
   c.segments.pop_back();
   EXPECT_EQ(check(rv::verify_bundle(c, p.expected(), kAnyBits)), "segment_count");
+}
+
+// ---- cheating traces, proven as they are: the verifier rejects each bundle ----
+
+uint64_t& cell(ref::air::AirTrace& t, const char* table, size_t row, const char* column) {
+  auto& tb = t.table(table);
+  return tb.rows.at(row)[tb.col(column)];
+}
+// fibonacci cut into segments of 2^10 cycles, not proven: its later segments take bytes that the
+// earlier ones left, for the cheating traces below.
+struct Fibonacci {
+  spec::ProgramImage image;
+  CutRun run;
+  rv::Expected expected() const { return {&image, run.exit_code, &run.output}; }
+};
+const Fibonacci& fibonacci() {
+  static const Fibonacci f = [] {
+    auto elf = tools::read_file(std::string(ZKRV_GUEST_PROGRAMS_DIR) + "/fibonacci.elf", 1 << 30, "guest");
+    auto in = tools::read_file(std::string(ZKRV_SOURCE_DIR) + "/guest/programs/fibonacci.input", 1 << 20, "input");
+    if (!elf.bytes || !in.bytes) throw std::runtime_error("the fibonacci guest or its input is missing");
+    auto image = *ref::load_elf(*elf.bytes).image;
+    auto run = cut(image, *in.bytes, 10);
+    return Fibonacci{std::move(image), std::move(run)};
+  }();
+  return f;
+}
+// The edited segments' lookup multiplicities recounted, proven by the optimized prover, verified.
+std::string prove_cheat(const Fibonacci& p, std::vector<ref::air::AirTrace> segs, std::string* trace_failures) {
+  for (auto& s : segs) ref::air::count_segment_lookups(s);
+  const auto rep = ref::air::check_segment_traces(segs);
+  for (const auto& f : rep.failing) *trace_failures += f + "; ";
+  for (const auto& u : rep.unbalanced_buses) *trace_failures += u + "; ";
+  const auto b = test::prove_bundle_optimized(p.image, segs, p.run.plan, kOptions);
+  return verdict(rv::verify_bundle(b, p.expected(), kAnyBits));
+}
+
+// A byte initialised twice: segment s takes the address's initial token again (a stale one, at
+// time 0) instead of the token segment t_in - 1 left, and a second mem row of the address sends
+// that initial token and consumes the orphaned one. gmem balances and every value read is the
+// same; only the chunk's strict order of addresses (mem:c:order) stands in the way.
+TEST(BundleAttacks, AnAddressInitialisedTwiceIsRejected) {
+  auto segs = fibonacci().run.segments;
+  // a byte that segment s takes from an earlier segment, whose value then is its initial one
+  for (size_t s = 1; s < segs.size(); ++s) {
+    auto& memb = segs[s].table("memb");
+    for (size_t r = 0; r < memb.height(); ++r) {
+      if (!memb.rows[r][memb.col("is_real")] || memb.rows[r][memb.col("t_in")] == 0) continue;
+      const uint64_t a = memb.rows[r][memb.col("addr")], v = memb.rows[r][memb.col("v_in")];
+      for (size_t c = 0; c < segs.size(); ++c) {
+        auto& mem = segs[c].table("mem");
+        const size_t last = mem.height() - 1;
+        if (mem.rows[last][mem.col("is_real")]) continue;  // no padding row to take
+        for (size_t m = 0; m < last; ++m) {
+          if (!mem.rows[m][mem.col("is_real")] || mem.rows[m][mem.col("addr")] != a || mem.rows[m][mem.col("init")] != v)
+            continue;
+          auto second = mem.rows[m];  // the address's second first token, ending with the orphan
+          second[mem.col("fin_ts")] = memb.rows[r][memb.col("t_in")];
+          second[mem.col("fin_v")] = v;
+          mem.rows[m][mem.col("gap0")] = mem.rows[m][mem.col("gap1")] = 0;
+          mem.rows.pop_back();
+          mem.rows.insert(mem.rows.begin() + static_cast<std::ptrdiff_t>(m) + 1, second);
+          memb.rows[r][memb.col("t_in")] = 0;
+          memb.rows[r][memb.col("td0")] = s, memb.rows[r][memb.col("td1")] = 0;
+          std::string failures;
+          EXPECT_EQ(prove_cheat(fibonacci(), segs, &failures), "constraints_at_zeta in segment " + std::to_string(c));
+          EXPECT_EQ(failures, "segment " + std::to_string(c) + ": constraint mem:c:order; ");
+          return;
+        }
+      }
+    }
+  }
+  FAIL() << "no byte taken from an earlier segment with its initial value, in a chunk with padding";
+}
+
+// A final token never consumed: the mem row of a byte that a segment after the first touches
+// receives, as its final token, one from time 1 instead of the last toucher's, which stays on gmem.
+TEST(BundleAttacks, AFinalTokenNeverConsumedIsRejected) {
+  auto segs = fibonacci().run.segments;
+  for (auto& seg : segs) {
+    auto& mem = seg.table("mem");
+    for (size_t m = 0; m < mem.height(); ++m) {
+      if (!mem.rows[m][mem.col("is_real")] || mem.rows[m][mem.col("fin_ts")] < 2) continue;
+      mem.rows[m][mem.col("fin_ts")] = 1;
+      std::string failures;
+      EXPECT_EQ(prove_cheat(fibonacci(), segs, &failures), "unbalanced");
+      EXPECT_EQ(failures, "bus gmem of the bundle; ");
+      return;
+    }
+  }
+  FAIL() << "no byte touched after segment 0";
+}
+
+// The exit in a segment other than the last: segment 0's last cycle claims the exit ecall.
+TEST(BundleAttacks, AnExitBeforeTheLastSegmentIsRejected) {
+  auto segs = fibonacci().run.segments;
+  auto& cpu = segs[0].table("cpu");
+  cell(segs[0], "cpu", cpu.height() - 1, "sys_exit") = 1;
+  std::string failures;
+  // its sys interaction changes too: the LogUp sum, checked first, no longer balances
+  EXPECT_EQ(prove_cheat(fibonacci(), segs, &failures), "unbalanced");
+  EXPECT_NE(failures.find("segment 0: constraint cpu:c:halt_system_last"), std::string::npos) << failures;
+}
+
+// A boundary byte changed: segment 1 starts from another value of a byte segment 0 left.
+TEST(BundleAttacks, ABoundaryByteChangedIsRejected) {
+  auto segs = fibonacci().run.segments;
+  auto& memb = segs[1].table("memb");
+  size_t r = 0;
+  while (r < memb.height() && memb.rows[r][memb.col("t_in")] != 1) ++r;
+  ASSERT_LT(r, memb.height()) << "segment 1 takes no byte segment 0 left";
+  memb.rows[r][memb.col("v_in")] ^= 1;
+  std::string failures;
+  EXPECT_EQ(prove_cheat(fibonacci(), segs, &failures), "unbalanced");
+  EXPECT_NE(failures.find("bus gmem of the bundle"), std::string::npos) << failures;
 }
 
 }  // namespace
