@@ -2,13 +2,18 @@
 // guests, sized by their input number) and each size 2^k cycles of a range, it proves with
 // `zkrv prove` (the optimized prover, one process per run, so that each peak RSS is its own),
 // and, at the small sizes, with the reference prover side by side (same bytes, and the speed
-// ratio). In the same run it measures the floors the stages are compared with: memory bandwidth,
+// ratio). Sizes beyond one segment (--segment-cycles, zkrv prove's default 2^20) are proven as
+// bundles of segments: there the input is the one whose run is just over 2^k cycles, and with
+// --verify each proof is also verified (its time in the table), so that the sweep shows how time,
+// peak memory, proof size and verify time grow with the number of segments.
+// In the same run it measures the floors the stages are compared with: memory bandwidth,
 // the NTT rate and the Keccak rate (zkrv-stark-bench). It writes OUT/prove.csv, OUT/floors.csv,
 // OUT/stages.csv and, when gnuplot is installed, OUT/prove.png. A program, not a test: the
 // figures are this machine's (name it when you quote them).
 //
 //   zkrv-prove-bench [--out DIR] [--workloads loop,sha256,...] [--min-log 16] [--max-log 21]
 //                    [--reference-max-log 16] [--reference-workloads loop]
+//                    [--segment-cycles 2^k] [--verify] [--no-floors]
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -16,6 +21,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -77,10 +83,19 @@ uint64_t cycles_for(const spec::ProgramImage& image, uint64_t n) {
   if (r.status != spec::ExitStatus::kExited) throw std::runtime_error("the workload did not exit");
   return r.cycles;
 }
-// The input whose run is just under 2^k cycles (so that the cpu table is 2^k rows high).
-uint64_t input_for(const spec::ProgramImage& image, unsigned k) {
+// The input whose run is just under 2^k cycles (so that the cpu table is 2^k rows high); with
+// `over`, the least input whose run is at least 2^k cycles (a bundle of 2^k / segment segments
+// and a short last one).
+uint64_t input_for(const spec::ProgramImage& image, unsigned k, bool over) {
   const double c1 = static_cast<double>(cycles_for(image, 16)), c2 = static_cast<double>(cycles_for(image, 272));
   const double per_n = (c2 - c1) / 256.0, base = c1 - 16 * per_n;
+  const uint64_t size = uint64_t{1} << k;
+  if (over) {
+    uint64_t n = static_cast<uint64_t>(std::max(1.0, (static_cast<double>(size) - base) / per_n));
+    while (n > 1 && cycles_for(image, n) >= size) n = n * 999 / 1000;
+    while (cycles_for(image, n) < size) ++n;
+    return n;
+  }
   const double target = std::ldexp(1.0, static_cast<int>(k)) * 0.97;
   uint64_t n = static_cast<uint64_t>(std::max(1.0, (target - base) / per_n));
   while (n > 1 && cycles_for(image, n) > (uint64_t{1} << k)) n = n * 97 / 100;
@@ -90,8 +105,8 @@ uint64_t input_for(const spec::ProgramImage& image, unsigned k) {
 struct Result {
   std::string workload, prover;
   unsigned log2 = 0;
-  uint64_t cycles = 0, proof_bytes = 0;
-  double wall_s = 0, peak_mb = 0;
+  uint64_t cycles = 0, proof_bytes = 0, segments = 1;
+  double wall_s = 0, peak_mb = 0, verify_s = 0;
   bool ok = false;
   std::string note, lde;  // lde: how the optimized prover had the LDE (hold, stream)
   std::vector<std::pair<std::string, double>> stages;  // seconds
@@ -99,14 +114,15 @@ struct Result {
 std::map<std::string, std::vector<std::string>> g_plot_rows;  // per workload: "cycles,cps,proof,bpc"
 
 Result prove(const std::string& zkrv, const std::string& elf, const fs::path& input, const std::string& prover,
-             const fs::path& dir, const std::string& security) {
+             const fs::path& dir, const std::string& security, const std::string& segment_cycles, bool verify) {
   Result r;
   r.prover = prover;
   fs::remove_all(dir / "spans");
   fs::create_directories(dir / "spans");
   const fs::path proof = dir / (prover + ".proof");
   const auto run = shell(quote(zkrv) + " prove " + quote(elf) + " --input " + quote(input.string()) + " -o " +
-                         quote(proof.string()) + " --prover " + prover + " --security " + security + " --json -q --spans " +
+                         quote(proof.string()) + " --prover " + prover + " --security " + security +
+                         (segment_cycles.empty() ? "" : " --segment-cycles " + segment_cycles) + " --json -q --spans " +
                          quote((dir / "spans").string()) + " 2>" + quote((dir / "err.txt").string()));
   if (run.status != 0) {
     const std::string err = slurp(dir / "err.txt");  // the error line (the spans follow it)
@@ -121,6 +137,17 @@ Result prove(const std::string& zkrv, const std::string& elf, const fs::path& in
   r.wall_s = j["wall_s"];
   r.peak_mb = j["peak_rss_mb"];
   if (j.contains("lde")) r.lde = j["lde"];
+  if (j.contains("segments")) r.segments = j["segments"];
+  if (verify) {  // the verifier's wall time, the ELF read and the proof decoded included
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto v = shell(quote(zkrv) + " verify " + quote(proof.string()) + " --program " + quote(elf) + " 2>&1");
+    r.verify_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (v.status != 0) {
+      r.ok = false;
+      r.note = "verify failed: " + v.out.substr(0, v.out.find('\n'));
+      return r;
+    }
+  }
   const auto s = json::parse(slurp(dir / "spans" / "summary.json"));
   for (const auto& st : s["stages"]) r.stages.emplace_back(st["label"].get<std::string>(), st["ns"].get<double>() / 1e9);
   return r;
@@ -150,14 +177,22 @@ int main(int argc, char** argv) {
               stark_bench = ZKRV_BENCH_STARK_BENCH, security = "provable";
   std::vector<std::string> workloads = {"loop", "memory", "muldiv", "branchy", "sha256", "keccak"};
   std::vector<std::string> ref_workloads = {"loop"};
-  unsigned min_log = 16, max_log = 21, ref_max_log = 16;
+  unsigned min_log = 16, max_log = 21, ref_max_log = 16, segment_log = 20;
+  bool verify = false, no_floors = false;
   app.add_option("--out", out_dir, "folder for the CSV files and the plot")->capture_default_str();
   app.add_option("--guest-dir", guest_dir, "folder with the guest ELFs")->capture_default_str();
   app.add_option("--zkrv", zkrv, "the zkrv binary")->capture_default_str();
   app.add_option("--stark-bench", stark_bench, "the zkrv-stark-bench binary (the floors)")->capture_default_str();
   app.add_option("--workloads", workloads, "loop, memory, muldiv, branchy, sha256, keccak")->delimiter(',')->capture_default_str();
-  app.add_option("--min-log", min_log, "smallest size: 2^N cycles")->capture_default_str()->check(CLI::Range(10u, 24u));
-  app.add_option("--max-log", max_log, "largest size: 2^N cycles")->capture_default_str()->check(CLI::Range(10u, 24u));
+  app.add_option("--min-log", min_log, "smallest size: 2^N cycles")->capture_default_str()->check(CLI::Range(10u, 32u));
+  app.add_option("--max-log", max_log, "largest size: 2^N cycles (beyond --segment-cycles: a bundle of segments)")
+      ->capture_default_str()->check(CLI::Range(10u, 32u));
+  app.add_option("--segment-log", segment_log, "zkrv prove --segment-cycles 2^N")->capture_default_str()
+      ->check(CLI::Range(10u, 24u));
+  app.add_flag("--verify", verify,
+               "verify each optimized proof with zkrv verify (its wall time in the table); exit 70 if any proof of "
+               "the optimized prover fails to be made or verified");
+  app.add_flag("--no-floors", no_floors, "skip the floors (memory bandwidth, NTT and Keccak rates)");
   app.add_option("--reference-max-log", ref_max_log, "also run the reference prover up to 2^N cycles (0: never)")
       ->capture_default_str()->check(CLI::Range(0u, 24u));
   app.add_option("--reference-workloads", ref_workloads, "the workloads the reference prover runs")->delimiter(',')
@@ -179,7 +214,7 @@ int main(int argc, char** argv) {
   fs::create_directories(work);
   std::printf("machine: %s, %u hardware threads\n", bench::cpu_name().c_str(), std::thread::hardware_concurrency());
 
-  {  // the floors
+  if (!no_floors) {  // the floors
     std::ofstream f(out / "floors.csv");
     f << "benchmark,rate,unit\n";
     for (const auto& [name, rate, unit] : floors(stark_bench)) {
@@ -188,10 +223,13 @@ int main(int argc, char** argv) {
     }
   }
   std::ofstream csv(out / "prove.csv"), stages_csv(out / "stages.csv");
-  csv << "workload,log2_cycles,cycles,prover,lde,wall_s,cycles_per_s,peak_rss_mb,bytes_per_cycle,proof_bytes,same_bytes,note\n";
+  csv << "workload,log2_cycles,cycles,segments,prover,lde,wall_s,cycles_per_s,peak_rss_mb,bytes_per_cycle,proof_bytes,"
+         "verify_s,same_bytes,note\n";
   stages_csv << "workload,log2_cycles,prover,stage,seconds\n";
-  std::printf("%-8s %4s %9s %-10s %-6s %9s %10s %9s %8s %10s\n", "workload", "log2", "cycles", "prover", "LDE", "wall s",
-              "cycles/s", "peak MB", "B/cycle", "proof B");
+  std::printf("%-8s %4s %10s %4s %-10s %-6s %9s %10s %9s %8s %10s %8s\n", "workload", "log2", "cycles", "segs", "prover", "LDE",
+              "wall s", "cycles/s", "peak MB", "B/cycle", "proof B", "verify s");
+  const std::string segment_cycles = std::to_string(uint64_t{1} << segment_log);
+  bool failed = false;
   for (const std::string& name : workloads) {
     const Workload* w = nullptr;
     for (const auto& k : kWorkloads)
@@ -208,7 +246,8 @@ int main(int argc, char** argv) {
     }
     const auto image = *ref::load_elf(*bytes.bytes).image;
     for (unsigned k = min_log; k <= max_log; ++k) {
-      const uint64_t n = input_for(image, k);
+      const bool bundle = k > segment_log;
+      const uint64_t n = input_for(image, k, bundle);
       if (n == 0) {
         std::printf("%-8s %4u (its shortest run is longer than 2^%u cycles)\n", name.c_str(), k, k);
         continue;
@@ -218,24 +257,27 @@ int main(int argc, char** argv) {
         const auto num = bench::number(n);
         std::ofstream(input, std::ios::binary).write(reinterpret_cast<const char*>(num.data()), static_cast<std::streamsize>(num.size()));
       }
-      std::vector<Result> results = {prove(zkrv, elf, input, "optimized", work, security)};
+      std::vector<Result> results = {prove(zkrv, elf, input, "optimized", work, security, segment_cycles, verify)};
       const bool with_ref = k <= ref_max_log && std::find(ref_workloads.begin(), ref_workloads.end(), name) != ref_workloads.end();
-      if (with_ref) results.push_back(prove(zkrv, elf, input, "reference", work, security));
+      if (with_ref) results.push_back(prove(zkrv, elf, input, "reference", work, security, segment_cycles, false));
       const bool same = with_ref && results[0].ok && results[1].ok &&
                         slurp(work / "optimized.proof") == slurp(work / "reference.proof");
+      if (verify && !results[0].ok) failed = true;
       for (auto& r : results) {
         r.workload = name, r.log2 = k;
         const double cps = r.ok ? static_cast<double>(r.cycles) / r.wall_s : 0;
         const double bpc = r.ok ? r.peak_mb * 1048576.0 / static_cast<double>(r.cycles) : 0;
-        std::printf("%-8s %4u %9llu %-10s %-6s %9.2f %10.0f %9.0f %8.0f %10llu %s\n", name.c_str(), k,
-                    static_cast<unsigned long long>(r.cycles), r.prover.c_str(), r.lde.c_str(), r.wall_s, cps, r.peak_mb, bpc,
-                    static_cast<unsigned long long>(r.proof_bytes), r.ok ? "" : r.note.c_str());
+        std::printf("%-8s %4u %10llu %4llu %-10s %-6s %9.2f %10.0f %9.0f %8.0f %10llu %8.2f %s\n", name.c_str(), k,
+                    static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(r.segments), r.prover.c_str(),
+                    r.lde.c_str(), r.wall_s, cps, r.peak_mb, bpc, static_cast<unsigned long long>(r.proof_bytes), r.verify_s,
+                    r.ok ? "" : r.note.c_str());
         std::fflush(stdout);
         std::string note = r.note;
         for (char& c : note)
           if (c == ',' || c == '"') c = ';';
-        csv << name << "," << k << "," << r.cycles << "," << r.prover << "," << r.lde << "," << r.wall_s << "," << cps << "," << r.peak_mb
-            << "," << bpc << "," << r.proof_bytes << "," << (with_ref ? (same ? "yes" : "NO") : "") << "," << note << "\n";
+        csv << name << "," << k << "," << r.cycles << "," << r.segments << "," << r.prover << "," << r.lde << "," << r.wall_s << ","
+            << cps << "," << r.peak_mb << "," << bpc << "," << r.proof_bytes << "," << r.verify_s << ","
+            << (with_ref ? (same ? "yes" : "NO") : "") << "," << note << "\n";
         if (r.ok && r.prover == "optimized")
           g_plot_rows[name].push_back(std::to_string(r.cycles) + "," + std::to_string(cps) + "," +
                                       std::to_string(r.proof_bytes) + "," + std::to_string(bpc));
@@ -282,5 +324,9 @@ int main(int argc, char** argv) {
   }
   std::printf("wrote %s, %s, %s\n", (out / "prove.csv").string().c_str(), (out / "stages.csv").string().c_str(),
               (out / "floors.csv").string().c_str());
+  if (failed) {
+    std::cerr << "zkrv-prove-bench: error: a proof of the optimized prover failed to be made or verified (see the table)\n";
+    return 70;
+  }
   return 0;
 }
