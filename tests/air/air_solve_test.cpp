@@ -94,6 +94,21 @@ TEST(AirSolve, ATableWhoseRowsTheirInteractionsDetermine) {
   EXPECT_EQ(m.verdict, Verdict::kImplied) << air_solve::format(m);
 }
 
+// The segment AIR's new table (zkrv-air-solve --segmented): memb's rows that interact are
+// determined by their tokens, but for the gaps after the last real row, which memb.md marks
+// free; and memb:c:real_bit is not implied by the rest of its table (a row with is_real = 2 is
+// the solver's attack: only the gmem chain across segments rules it out, memb.md "Adequacy").
+TEST(AirSolve, TheSegmentTablesRowsTheirInteractionsDetermine) {
+  const auto& seg = spec::air::embedded_spec(spec::air::Mode::kSegmented);
+  auto o = generous();
+  o.interacting = true;
+  const auto m = air_solve::unique(seg, "memb", o);
+  EXPECT_EQ(m.verdict, Verdict::kImplied) << air_solve::format(m);
+  EXPECT_EQ(m.but, "gap0 unless is_real'; gap1 unless is_real'") << air_solve::format(m);
+  const auto r = air_solve::implied(seg, "memb", "memb:c:real_bit", generous());
+  EXPECT_EQ(r.verdict, Verdict::kAttack) << air_solve::format(r);
+}
+
 // A padding-row attack (zkrv-air-solve --padding): one row between two zero rows of alu that
 // breaks s_addw_bit and nothing else, with every interaction inactive on it and on the row
 // before. Checked by the spec's evaluator; the trace-level check is the padding-row mutations

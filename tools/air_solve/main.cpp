@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
                "determined by their bus interactions"};
   std::string table, constraint;
   double timeout = 10;
-  bool no_unique = false, only_unique = false, padding = false, verbose = false;
+  bool no_unique = false, only_unique = false, padding = false, verbose = false, segmented = false;
   std::string at;
   app.add_option("--table", table, "only this table");
   app.add_option("--constraint", constraint, "only this constraint ID (implies its table)");
@@ -47,6 +47,9 @@ int main(int argc, char** argv) {
                  "with --once: TABLE,GUARD,KEY: the rows of TABLE with GUARD = 1 form a prefix along which KEY "
                  "increases (asked, not assumed); one for the sending table, one for the chain bus's source")
       ->delimiter(',');
+  app.add_flag("--segmented", segmented,
+               "ask about the segment AIR of a bundle (the statements marked segmented, protocol:segments:*) instead of "
+               "a whole run's");
   app.add_flag("--verbose", verbose, "print each solver call of the implied question to stderr (subset, answer)");
   app.add_flag("--no-unique", no_unique, "skip the per-table uniqueness question");
   bool interacting = false;
@@ -80,7 +83,7 @@ int main(int argc, char** argv) {
                  "order; 'public NAME=V ...') so that it breaks --constraint alone with its interactions unchanged")
       ->check(CLI::ExistingFile);
   CLI11_PARSE(app, argc, argv);
-  const auto& spec = zkrv::spec::air::embedded_spec();
+  const auto& spec = zkrv::spec::air::embedded_spec(segmented ? zkrv::spec::air::Mode::kSegmented : zkrv::spec::air::Mode::kWhole);
   if (!constraint.empty()) {
     const auto colon = constraint.find(':');
     if (colon == std::string::npos) {
