@@ -220,4 +220,40 @@ std::vector<uint8_t> program_encoding(const spec::ProgramImage& image) {
   return b;
 }
 
+namespace {
+
+// spec: protocol:segments:security — −log2 Σ_s 2^(−bits_s).
+double union_bits(const std::vector<double>& bits) {
+  double e = 0;
+  for (double b : bits) e += std::exp2(-b);
+  return -std::log2(e);
+}
+
+}  // namespace
+
+spec::StarkSecurity bundle_security(const spec::StarkOptions& options, const std::vector<std::vector<uint8_t>>& log_heights) {
+  const AirLayout& layout = air_layout(spec::air::Mode::kSegmented);
+  double interactions = 0;
+  for (const auto& h : log_heights) interactions += std::exp2(layout.security_shape(h).log_interactions);
+  std::vector<double> provable, conjectured;
+  spec::StarkSecurity security{};
+  for (size_t s = 0; s < log_heights.size(); ++s) {
+    spec::SecurityShape shape = layout.security_shape(log_heights[s]);
+    shape.log_interactions = std::log2(std::max(interactions, 1.0));
+    const spec::StarkSecurity sec = spec::stark_security(options, shape);
+    provable.push_back(sec.provable_bits), conjectured.push_back(sec.conjectured_bits);
+    if (s == 0 || sec.provable_bits < security.provable_bits) security = sec;
+  }
+  security.provable_bits = union_bits(provable);
+  security.conjectured_bits = union_bits(conjectured);
+  return security;
+}
+
+spec::StarkOptions bundle_options(const spec::StarkOptions& options, const std::vector<std::vector<uint8_t>>& log_heights,
+                                  const spec::SecurityPolicy& floor) {
+  for (spec::StarkOptions o = options; o.num_queries <= 1024; ++o.num_queries)
+    if (!spec::check_policy(floor, bundle_security(o, log_heights))) return o;
+  return options;
+}
+
 }  // namespace zkrv::core

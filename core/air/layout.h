@@ -270,4 +270,15 @@ std::vector<E> combination_powers(const E& alpha, size_t count) {
 }
 
 
+// spec: protocol:segments:security — a bundle's figures: every segment's FRI, ALI and DEEP terms
+// with LogUp over the bundle's interactions (the sum over its segments), then the union bound
+// over the segments (the weakest segment's other figures). log_heights: per segment, every
+// table's log height (each with the segment AIR's table count).
+spec::StarkSecurity bundle_security(const spec::StarkOptions& options, const std::vector<std::vector<uint8_t>>& log_heights);
+// spec: protocol:segments:queries — `options` with the least number of queries (at least its own,
+// at most 1024) that gives a bundle of these heights the policy's floor; `options` itself when it
+// already does or when no number of queries does.
+spec::StarkOptions bundle_options(const spec::StarkOptions& options, const std::vector<std::vector<uint8_t>>& log_heights,
+                                  const spec::SecurityPolicy& floor);
+
 }  // namespace zkrv::core

@@ -567,12 +567,14 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
 
 // spec: protocol:segments:prover, protocol:segments:transcript — the same bundle from segments built on demand, one held at
 // a time: pass 1 commits each segment's main trace (its root and heights kept), pass 2 sums each
-// one's LogUp columns under the drawn α and β, pass 3 proves each on its own transcript.
+// one's LogUp columns under the drawn α and β, pass 3 proves each on its own transcript. With a
+// floor, the queries rise after pass 1 to the least number that gives the bundle its floor.
 spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const spec::RunPlan& plan, uint32_t exit_code,
                                         const std::vector<uint8_t>& output, const SegmentSource& source,
-                                        const spec::StarkOptions& options, unsigned threads, const Progress& progress,
-                                        Backend* backend, Circuit* circuit) {
-  if (auto why = spec::check_options(options)) throw std::invalid_argument("proof options: " + *why);
+                                        const spec::StarkOptions& preset, unsigned threads, const Progress& progress,
+                                        Backend* backend, Circuit* circuit, const std::optional<spec::SecurityPolicy>& floor) {
+  if (auto why = spec::check_options(preset)) throw std::invalid_argument("proof options: " + *why);
+  spec::StarkOptions options = preset;  // pass 1 needs only its blowup; the queries may rise after it
   const size_t n = plan.count();
   if (n < 2 || plan.boundaries.size() != n + 1 || plan.chunks.size() != n + 1)
     throw std::invalid_argument("a bundle has at least 2 segments, each of the plan");
@@ -613,6 +615,8 @@ spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const s
     proof.main_roots.push_back(p.commit_main());
     clock.lap(of("commit", s));
   });
+  // spec: protocol:segments:queries
+  if (floor) options = proof.options = core::bundle_options(preset, st.log_heights, *floor);
   core::BundleTranscript<Transcript> bt;
   bt.observe_statement(options, st);
   for (const spec::Digest& root : proof.main_roots) bt.observe_main_root(root);

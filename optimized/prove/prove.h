@@ -6,6 +6,7 @@
 // that and names the first item that differs.
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -64,12 +65,15 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
 // three times (protocol:segments:transcript's phase 1 needs every main root, then every terminal
 // sum, before any segment's phase 2). exit_code and output: the run's. `progress` gets "commit
 // s/N", "logup s/N" and "prove s/N". Throws std::logic_error when a segment differs between the
-// passes, std::invalid_argument when its publics are not the plan's.
+// passes, std::invalid_argument when its publics are not the plan's. With `floor`, the number of
+// queries rises once the heights are known (after pass 1) to the least that gives the bundle the
+// floor (protocol:segments:queries, core::bundle_options); the bundle's options say what was used.
 using SegmentSource = std::function<void(const std::function<void(size_t, Segment&&)>&)>;
 spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const spec::RunPlan& plan, uint32_t exit_code,
                                         const std::vector<uint8_t>& output, const SegmentSource& source,
                                         const spec::StarkOptions& options, unsigned threads = 0,
                                         const Progress& progress = {}, Backend* backend = nullptr,
-                                        Circuit* circuit = nullptr);
+                                        Circuit* circuit = nullptr,
+                                        const std::optional<spec::SecurityPolicy>& floor = std::nullopt);
 
 }  // namespace zkrv::opt::prove

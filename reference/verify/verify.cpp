@@ -643,37 +643,6 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, con
   return {std::nullopt, c.security, c.shape};
 }
 
-namespace {
-
-// spec: protocol:segments:security — −log2 Σ_s 2^(−bits_s).
-double union_bits(const std::vector<double>& bits) {
-  double e = 0;
-  for (double b : bits) e += std::exp2(-b);
-  return -std::log2(e);
-}
-
-}  // namespace
-
-// spec: protocol:segments:security — every segment's FRI, ALI and DEEP with LogUp over the
-// bundle's interactions, then the union bound (the weakest segment's other figures).
-spec::StarkSecurity bundle_security(const spec::StarkOptions& options, const spec::BundleStatement& st) {
-  const AirLayout& layout = air_layout(spec::air::Mode::kSegmented);
-  double interactions = 0;
-  for (const auto& h : st.log_heights) interactions += std::exp2(layout.security_shape(h).log_interactions);
-  std::vector<double> provable, conjectured;
-  spec::StarkSecurity security{};
-  for (size_t s = 0; s < st.segments(); ++s) {
-    spec::SecurityShape shape = layout.security_shape(st.log_heights[s]);
-    shape.log_interactions = std::log2(std::max(interactions, 1.0));
-    const spec::StarkSecurity sec = spec::stark_security(options, shape);
-    provable.push_back(sec.provable_bits), conjectured.push_back(sec.conjectured_bits);
-    if (s == 0 || sec.provable_bits < security.provable_bits) security = sec;
-  }
-  security.provable_bits = union_bits(provable);
-  security.conjectured_bits = union_bits(conjectured);
-  return security;
-}
-
 // spec: protocol:segments:verify — the bundle's statement and cut, every segment's shapes (§8's,
 // on the segment AIR), the interaction bound and the security over the bundle, phase 1 replayed,
 // the one LogUp sum, then each segment's phase 2 as §8 checks a proof from its aux root on.
@@ -750,7 +719,7 @@ BundleVerifyResult verify_bundle(const spec::BundleProof& bundle, const Expected
     return {reject(Check::kInteractionBound, "the bundle's bus interactions could reach p", {}, "below p (about 2^64)",
                    "about 2^" + std::to_string(std::log2(bound))),
             {}, {}};
-  const spec::StarkSecurity security = bundle_security(bundle.options, st);
+  const spec::StarkSecurity security = core::bundle_security(bundle.options, st.log_heights);
   if (auto why = spec::check_policy(policy, security)) {
     const bool p = policy.measure == spec::SecurityPolicy::Measure::kProvable;
     char found[48];

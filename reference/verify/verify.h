@@ -108,9 +108,6 @@ struct BundleVerifyResult {
 };
 BundleVerifyResult verify_bundle(const spec::BundleProof& bundle, const Expected& expected,
                                  const spec::SecurityPolicy& policy, uint64_t max_cycles = spec::kDefaultMaxCycles);
-// spec: protocol:segments:security — a bundle's figures for its options and statement (the
-// heights of every segment: each must have the segment AIR's table count).
-spec::StarkSecurity bundle_security(const spec::StarkOptions& options, const spec::BundleStatement& st);
 // Decodes first; a malformed bundle is a kMalformed rejection naming the offset.
 BundleVerifyResult verify_bundle_bytes(std::span<const uint8_t> bytes, const Expected& expected,
                                        const spec::SecurityPolicy& policy, uint64_t max_cycles = spec::kDefaultMaxCycles);

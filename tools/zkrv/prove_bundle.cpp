@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/air/layout.h"
 #include "optimized/exec/fast_executor.h"
 #include "optimized/prove/prove.h"
 #include "optimized/trace/segments.h"
@@ -56,6 +57,9 @@ int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& o
   progress(std::to_string(run.cycles) + " cycles: " + std::to_string(plan.count()) + " segments of 2^" + std::to_string(k) +
            " cycles");
 
+  // spec: protocol:segments:queries — the bundle must meet the floor the verifier's policy of the
+  // same name applies: the union bound over the segments may need more queries than one proof.
+  const spec::SecurityPolicy floor = spec::SecurityPolicy::preset(a.security);
   const bool optimized = a.prover != "reference";
   {  // refuse before the work: one segment's proof at its largest, and the run's touched bytes.
      // 8 KB per cycle of a segment: sha256_chain's 2^20-cycle segments peaked at 6.7 GB (6.4 KB per
@@ -124,7 +128,7 @@ int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& o
     };
     try {
       bundle = opt::prove::prove_bundle_streamed(g.image, plan, static_cast<uint32_t>(run.exit_code), run.output, source,
-                                                 options, a.threads, progress_fn, backend);
+                                                 options, a.threads, progress_fn, backend, nullptr, floor);
     } catch (const Refused& r) {
       return fail(kFailed, "refused: the run does not satisfy the segment AIR: " + r.why);
     }
@@ -140,26 +144,39 @@ int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& o
     const auto report = ref::air::check_segment_traces(segments);
     if (!report.ok()) return fail(kFailed, "refused: the run does not satisfy the segment AIR: " + report.summary());
     stage("check");
-    bundle = ref::prove::prove_bundle_unchecked(g.image, segments, plan, options, progress_fn);
+    // spec: protocol:segments:queries — as the optimized prover settles them after its pass 1
+    std::vector<std::vector<uint8_t>> heights;
+    for (const auto& seg : segments) {
+      auto& h = heights.emplace_back();
+      for (const auto& t : core::air_layout(spec::air::Mode::kSegmented).tables)
+        h.push_back(static_cast<uint8_t>(std::countr_zero(seg.table(t.name).height())));
+    }
+    bundle = ref::prove::prove_bundle_unchecked(g.image, segments, plan, core::bundle_options(options, heights, floor),
+                                                progress_fn);
   }
   const auto bytes = spec::encode_bundle(bundle);
   if (auto err = tools::write_file_atomic(out, bytes); !err.empty()) return fail(kIoError, err);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const auto sec = ref::verify::bundle_security(options, bundle.statement);
+  const auto sec = core::bundle_security(bundle.options, bundle.statement.log_heights);
   const spec::BundleStatement& st = bundle.statement;
   if (a.json) {
     std::printf("{\"proof\":\"%s\",\"cycles\":%llu,\"exit_code\":%u,\"output_bytes\":%zu,\"segments\":%zu,"
                 "\"segment_cycles\":%llu,\"proof_bytes\":%zu,\"provable_bits\":%.1f,\"conjectured_bits\":%.1f,"
-                "\"security\":\"%s\",\"wall_s\":%.3f,\"cycles_per_s\":%.1f,\"peak_rss_mb\":%.1f,\"prover\":\"%s\"}\n",
+                "\"security\":\"%s\",\"queries\":%u,\"wall_s\":%.3f,\"cycles_per_s\":%.1f,\"peak_rss_mb\":%.1f,"
+                "\"prover\":\"%s\"}\n",
                 out.c_str(), static_cast<unsigned long long>(run.cycles), st.exit_code, st.output.size(), st.segments(),
                 static_cast<unsigned long long>(a.segment_cycles), bytes.size(), sec.provable_bits, sec.conjectured_bits,
-                a.security.c_str(), wall, static_cast<double>(run.cycles) / wall, peak_rss_mb(), a.prover.c_str());
+                a.security.c_str(), bundle.options.num_queries, wall, static_cast<double>(run.cycles) / wall, peak_rss_mb(),
+                a.prover.c_str());
   } else {
     std::printf("proved %s: %llu cycles, exit code %u, %zu output bytes\n", a.program.c_str(),
                 static_cast<unsigned long long>(run.cycles), st.exit_code, st.output.size());
     std::printf("segments: %zu of 2^%u cycles\n", st.segments(), k);
     std::printf("bundle: %s, %zu bytes; %s security: %.1f provable bits, %.1f conjectured bits\n", out.c_str(),
                 bytes.size(), a.security.c_str(), sec.provable_bits, sec.conjectured_bits);
+    if (bundle.options.num_queries != options.num_queries)
+      std::printf("queries: %u (the preset's %u raised for the union bound over %zu segments)\n", bundle.options.num_queries,
+                  options.num_queries, st.segments());
     std::printf("time: %.2f s (%.0f cycles/s); peak memory %.0f MB\n", wall, static_cast<double>(run.cycles) / wall,
                 peak_rss_mb());
   }
