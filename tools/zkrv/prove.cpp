@@ -123,7 +123,10 @@ CLI::App* add_prove(CLI::App& app, ProveArgs& a) {
   p->add_flag("-q,--quiet", a.quiet, "no stage lines on stderr");
   p->footer("Prints one line per stage on stderr (execute, trace, check, commit, logup, quotient, ood, deep, fri,\n"
             "queries) and a summary: cycles, each table's height, proof bytes, provable and conjectured bits, wall\n"
-            "time, peak memory. The proof is written atomically: nothing is left behind on failure. Exit code: 0\n"
+            "time, peak memory. A run longer than --segment-cycles is a bundle, proven one segment at a time in\n"
+            "three passes: the stage lines are then commit i/N, logup i/N and prove i/N, each prove line followed\n"
+            "by the estimated time left, and the summary gives the number of segments instead of the heights.\n"
+            "The proof is written atomically: nothing is left behind on failure. Exit code: 0\n"
             "proved, 1 the run does not satisfy the constraint spec (first failing spec ID), 101-107 the guest\n"
             "faulted or hit the cycle limit, 64-66 usage and file errors, 70 internal error, 71 out of memory or the run\n"
             "needs more memory to prove than this machine (or ulimit -v) gives, checked before proving\n"
