@@ -90,11 +90,16 @@ uint64_t input_for(const spec::ProgramImage& image, unsigned k, bool over) {
   const double c1 = static_cast<double>(cycles_for(image, 16)), c2 = static_cast<double>(cycles_for(image, 272));
   const double per_n = (c2 - c1) / 256.0, base = c1 - 16 * per_n;
   const uint64_t size = uint64_t{1} << k;
-  if (over) {
-    uint64_t n = static_cast<uint64_t>(std::max(1.0, (static_cast<double>(size) - base) / per_n));
-    while (n > 1 && cycles_for(image, n) >= size) n = n * 999 / 1000;
-    while (cycles_for(image, n) < size) ++n;
-    return n;
+  if (over) {  // the cycles grow with n: bisect between an input below 2^k cycles and one at or above
+    uint64_t hi = static_cast<uint64_t>(std::max(1.0, (static_cast<double>(size) - base) / per_n));
+    while (cycles_for(image, hi) < size) hi *= 2;
+    uint64_t lo = hi * 999 / 1000;
+    while (lo > 0 && cycles_for(image, lo) >= size) hi = lo, lo = lo * 999 / 1000;
+    while (hi - lo > 1) {
+      const uint64_t mid = lo + (hi - lo) / 2;
+      (cycles_for(image, mid) >= size ? hi : lo) = mid;
+    }
+    return hi;
   }
   const double target = std::ldexp(1.0, static_cast<int>(k)) * 0.97;
   uint64_t n = static_cast<uint64_t>(std::max(1.0, (target - base) / per_n));
