@@ -100,9 +100,23 @@ bool is_bundle(std::span<const uint8_t> bytes) { return bytes.size() >= 8 && std
 
 // spec: protocol:segments:proof
 std::vector<uint8_t> encode_bundle(const BundleProof& p) {
+  if (p.segments.size() != p.statement.segments())
+    throw std::invalid_argument("a bundle has one body per segment");
+  std::vector<uint8_t> b = encode_bundle_head(p);
+  for (const SegmentProof& s : p.segments) codec::put_tail(b, s);
+  return b;
+}
+
+std::vector<uint8_t> encode_segment_body(const SegmentProof& s) {
+  std::vector<uint8_t> b;
+  codec::put_tail(b, s);
+  return b;
+}
+
+std::vector<uint8_t> encode_bundle_head(const BundleProof& p) {
   const size_t n = p.statement.segments();
-  if (p.main_roots.size() != n || p.terminal_sums.size() != n || p.segments.size() != n)
-    throw std::invalid_argument("a bundle has one main root, one list of terminal sums and one body per segment");
+  if (p.main_roots.size() != n || p.terminal_sums.size() != n)
+    throw std::invalid_argument("a bundle has one main root and one list of terminal sums per segment");
   for (const auto& sums : p.terminal_sums)
     if (sums.size() != p.statement.log_heights[0].size())
       throw std::invalid_argument("a bundle's segment has one terminal sum per table");
@@ -112,7 +126,6 @@ std::vector<uint8_t> encode_bundle(const BundleProof& p) {
   for (const Digest& d : p.main_roots) b.insert(b.end(), d.begin(), d.end());
   for (const auto& sums : p.terminal_sums)
     for (const Fp3Raw& c : sums) codec::put_fp3(b, c);
-  for (const SegmentProof& s : p.segments) codec::put_tail(b, s);
   return b;
 }
 

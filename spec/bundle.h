@@ -66,6 +66,11 @@ struct BundleProof {
 // Magic `ZKRV-SEG`, the statement's bytes, the N main roots, N × T terminal sums, then each
 // segment's body. Throws std::invalid_argument when the counts disagree with the statement's.
 std::vector<uint8_t> encode_bundle(const BundleProof& p);
+// The same bytes in pieces, for a prover that writes each segment's body as it is made: the head
+// (everything before the first body; p.segments is not read) and one segment's body. encode_bundle
+// is the head followed by every body in order.
+std::vector<uint8_t> encode_bundle_head(const BundleProof& p);
+std::vector<uint8_t> encode_segment_body(const SegmentProof& s);
 struct ParsedBundle {
   std::optional<BundleProof> proof;
   std::optional<ParseError> error;

@@ -572,7 +572,8 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
 spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const spec::RunPlan& plan, uint32_t exit_code,
                                         const std::vector<uint8_t>& output, const SegmentSource& source,
                                         const spec::StarkOptions& preset, unsigned threads, const Progress& progress,
-                                        Backend* backend, Circuit* circuit, const std::optional<spec::SecurityPolicy>& floor) {
+                                        Backend* backend, Circuit* circuit, const std::optional<spec::SecurityPolicy>& floor,
+                                        const BundleSink* sink) {
   if (auto why = spec::check_options(preset)) throw std::invalid_argument("proof options: " + *why);
   spec::StarkOptions options = preset;  // pass 1 needs only its blowup; the queries may rise after it
   const size_t n = plan.count();
@@ -627,16 +628,21 @@ spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const s
     clock.lap(of("logup", s));
   });
   bt.observe_logup_sums(proof.terminal_sums);
+  if (sink) sink->head(proof);
   // pass 3: each segment on its own transcript; the same segment as in passes 1 and 2
   pass([&](size_t s, Prover& p) {
     if (p.log_heights() != st.log_heights[s] || p.commit_main() != proof.main_roots[s] ||
         p.commit_aux(draw.alpha, draw.beta) != proof.terminal_sums[s])
       throw std::logic_error("segment " + std::to_string(s) + " differs between the passes over it");
     auto tr = bt.segment(s);
-    spec::SegmentProof& sp = proof.segments.emplace_back();
+    spec::SegmentProof sp;
     sp.aux_root = p.aux_root();
     tr.observe_aux_root(sp.aux_root);
     p.finish(tr, sp);
+    if (sink)
+      sink->segment(s, std::move(sp));
+    else
+      proof.segments.push_back(std::move(sp));
     clock.lap(of("prove", s));
   });
   return proof;

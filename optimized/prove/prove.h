@@ -68,12 +68,22 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
 // passes, std::invalid_argument when its publics are not the plan's. With `floor`, the number of
 // queries rises once the heights are known (after pass 1) to the least that gives the bundle the
 // floor (protocol:segments:queries, core::bundle_options); the bundle's options say what was used.
+//
+// With a `sink`, no segment's proof is kept: `head` gets the bundle once everything but the
+// segments' proofs is final (before the first of them), then `segment` each proof as it is made,
+// in order, and the bundle returned has no segments. A prover that writes them out as they come
+// (spec::encode_bundle_head, spec::encode_segment_body) holds one segment's proof at a time.
 using SegmentSource = std::function<void(const std::function<void(size_t, Segment&&)>&)>;
+struct BundleSink {
+  std::function<void(const spec::BundleProof&)> head;
+  std::function<void(size_t, spec::SegmentProof&&)> segment;
+};
 spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const spec::RunPlan& plan, uint32_t exit_code,
                                         const std::vector<uint8_t>& output, const SegmentSource& source,
                                         const spec::StarkOptions& options, unsigned threads = 0,
                                         const Progress& progress = {}, Backend* backend = nullptr,
                                         Circuit* circuit = nullptr,
-                                        const std::optional<spec::SecurityPolicy>& floor = std::nullopt);
+                                        const std::optional<spec::SecurityPolicy>& floor = std::nullopt,
+                                        const BundleSink* sink = nullptr);
 
 }  // namespace zkrv::opt::prove

@@ -6,7 +6,9 @@
 // security, and malformed bytes; and cheating traces proven as they are (an address initialised
 // twice, a final token never consumed, the exit before the last segment, a boundary byte changed).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -84,6 +86,9 @@ TEST(Bundle, ItsBytesDecodeToItselfAndAreDeterministic) {
   for (unsigned threads : {1u, 2u})
     EXPECT_EQ(spec::encode_bundle(test::prove_bundle_optimized(p.image, p.run.segments, p.run.plan, kOptions, threads)), bytes)
         << threads << " threads";
+  // and so is the streamed prover's, written in pieces as zkrv prove writes it to its file
+  EXPECT_EQ(test::prove_bundle_streamed_bytes(p.image, p.run.segments, p.run.plan, p.run.exit_code, p.run.output, kOptions),
+            bytes);
   // every truncation and a trailing byte are malformed, never a crash
   for (size_t n : {size_t{0}, size_t{7}, size_t{8}, size_t{100}, bytes.size() / 2, bytes.size() - 1})
     EXPECT_EQ(check(rv::verify_bundle_bytes(std::span(bytes.data(), n), p.expected(), kAnyBits)), "malformed") << n;
@@ -92,6 +97,43 @@ TEST(Bundle, ItsBytesDecodeToItselfAndAreDeterministic) {
   EXPECT_EQ(check(rv::verify_bundle_bytes(longer, p.expected(), kAnyBits)), "malformed");
   // a proof of one run is not a bundle
   EXPECT_FALSE(spec::decode_bundle(std::vector<uint8_t>{'Z', 'K', 'R', 'V', '-', 'P', 'R', 'F', 0}).proof);
+}
+
+// zkrv prove writes a bundle in pieces (its head, then each segment's body as it is made) to a
+// temporary file, renamed onto the output once whole: a run that stops part way leaves nothing.
+TEST(Bundle, ItsFileIsWrittenWholeOrNotAtAll) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("zkrv-atomic-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string out = (dir / "b.zkb").string();
+  const std::vector<uint8_t> head = {1, 2, 3}, body = {4, 5};
+  {  // stopped part way (destroyed uncommitted): neither the output nor the temporary file
+    tools::AtomicFile f(out);
+    ASSERT_TRUE(f.write(head));
+    EXPECT_TRUE(fs::exists(out + ".tmp-zkrv"));
+  }
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_TRUE(fs::is_empty(dir));
+  {  // whole: the pieces in order, under the output's name only
+    tools::AtomicFile f(out);
+    ASSERT_TRUE(f.write(head) && f.write(body) && f.write(body));
+    EXPECT_FALSE(fs::exists(out));
+    EXPECT_EQ(f.commit(), "");
+    EXPECT_EQ(f.size(), 7u);
+    EXPECT_FALSE(f.write(body));  // committed: nothing more goes in
+  }
+  const auto back = tools::read_file(out, 100, "bundle");
+  ASSERT_TRUE(back.bytes) << back.error;
+  EXPECT_EQ(*back.bytes, (std::vector<uint8_t>{1, 2, 3, 4, 5, 4, 5}));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 1);
+  {  // a folder that does not exist: one line naming the output, from the start and from commit
+    tools::AtomicFile f((dir / "no" / "b.zkb").string());
+    EXPECT_NE(f.error().find("no/b.zkb"), std::string::npos) << f.error();
+    EXPECT_FALSE(f.write(head));
+    EXPECT_EQ(f.commit(), f.error());
+  }
+  fs::remove_all(dir);
 }
 
 // The statement, the heights and every segment's parts moved together, as a cheating prover

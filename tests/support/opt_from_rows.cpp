@@ -1,8 +1,11 @@
 #include "tests/support/opt_from_rows.h"
 
+#include <stdexcept>
+
 #include "core/air/layout.h"
 #include "reference/exec/executor.h"
 #include "spec/air/embedded.h"
+#include "spec/bundle.h"
 
 namespace zkrv::test {
 
@@ -51,6 +54,33 @@ spec::BundleProof prove_bundle_optimized(const spec::ProgramImage& image, const 
     segs.push_back({std::move(c.tables), std::move(c.publics)});
   }
   return opt::prove::prove_bundle_unchecked(image, std::move(segs), plan, options, threads);
+}
+
+std::vector<uint8_t> prove_bundle_streamed_bytes(const spec::ProgramImage& image,
+                                                 const std::vector<ref::air::AirTrace>& segments,
+                                                 const spec::RunPlan& plan, uint32_t exit_code,
+                                                 const std::vector<uint8_t>& output, const spec::StarkOptions& options) {
+  const opt::prove::SegmentSource source = [&](const std::function<void(size_t, opt::prove::Segment&&)>& take) {
+    for (size_t s = 0; s < segments.size(); ++s) {
+      SpecColumns c = spec_columns(segments[s], spec::air::Mode::kSegmented);
+      take(s, {std::move(c.tables), std::move(c.publics)});
+    }
+  };
+  std::vector<uint8_t> bytes;
+  size_t next = 0;
+  const opt::prove::BundleSink sink{[&](const spec::BundleProof& head) {
+                                      if (!bytes.empty()) throw std::logic_error("the head came twice");
+                                      bytes = spec::encode_bundle_head(head);
+                                    },
+                                    [&](size_t s, spec::SegmentProof&& sp) {
+                                      if (bytes.empty() || s != next++) throw std::logic_error("a body out of order");
+                                      const auto body = spec::encode_segment_body(sp);
+                                      bytes.insert(bytes.end(), body.begin(), body.end());
+                                    }};
+  const spec::BundleProof b =
+      opt::prove::prove_bundle_streamed(image, plan, exit_code, output, source, options, 0, {}, nullptr, nullptr, std::nullopt, &sink);
+  if (!b.segments.empty() || next != segments.size()) throw std::logic_error("a segment's proof was kept or never given");
+  return bytes;
 }
 
 }  // namespace zkrv::test

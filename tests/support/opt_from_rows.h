@@ -36,4 +36,12 @@ SegmentedRun segmented_run(const spec::ProgramImage& image, std::span<const uint
 spec::BundleProof prove_bundle_optimized(const spec::ProgramImage& image, const std::vector<ref::air::AirTrace>& segments,
                                          const spec::RunPlan& plan, const spec::StarkOptions& options, unsigned threads = 0);
 
+// opt::prove::prove_bundle_streamed on the same traces with a sink, as zkrv prove writes a bundle:
+// its head, then each segment's body as it is made. The bytes, in the order the sink got them;
+// the bundle it returns must have no segments (else it throws std::logic_error).
+std::vector<uint8_t> prove_bundle_streamed_bytes(const spec::ProgramImage& image,
+                                                 const std::vector<ref::air::AirTrace>& segments,
+                                                 const spec::RunPlan& plan, uint32_t exit_code,
+                                                 const std::vector<uint8_t>& output, const spec::StarkOptions& options);
+
 }  // namespace zkrv::test

@@ -33,18 +33,43 @@ ReadResult read_file(const std::string& path, uint64_t max_bytes, const std::str
 }
 
 std::string write_file_atomic(const std::string& path, std::span<const uint8_t> bytes) {
-  const std::string tmp = path + ".tmp-zkrv";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return "cannot write '" + path + "': " + std::strerror(errno);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    if (!out.flush()) { std::remove(tmp.c_str()); return "cannot write '" + path + "': write failed"; }
+  AtomicFile f(path);
+  f.write(bytes);
+  return f.commit();
+}
+
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp-zkrv") {
+  f_ = std::fopen(tmp_.c_str(), "wb");
+  if (!f_) error_ = "cannot write '" + path_ + "': " + std::strerror(errno);
+}
+
+AtomicFile::~AtomicFile() {
+  if (!f_) return;  // never opened, or committed (renamed, or removed on its error)
+  std::fclose(f_);
+  std::remove(tmp_.c_str());
+}
+
+bool AtomicFile::write(std::span<const uint8_t> bytes) {
+  if (!f_ || !error_.empty()) return false;
+  if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), f_) != bytes.size()) {
+    error_ = "cannot write '" + path_ + "': " + std::strerror(errno);
+    return false;
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return "cannot write '" + path + "': " + std::strerror(errno);
-  }
-  return {};
+  size_ += bytes.size();
+  return true;
+}
+
+std::string AtomicFile::commit() {
+  if (!f_) return error_;
+  const auto fail = [&] {
+    if (error_.empty()) error_ = "cannot write '" + path_ + "': " + std::strerror(errno);
+  };
+  if (error_.empty() && std::fflush(f_) != 0) fail();
+  if (std::fclose(f_) != 0) fail();
+  f_ = nullptr;
+  if (error_.empty() && std::rename(tmp_.c_str(), path_.c_str()) != 0) fail();
+  if (!error_.empty()) std::remove(tmp_.c_str());
+  return error_;
 }
 
 }  // namespace zkrv::tools

@@ -3,8 +3,9 @@
 // as one bundle (spec/protocol.md §9, protocol:segments:*), written atomically, and a summary.
 //
 // The optimized prover takes the segments from the streaming builder (opt::trace::
-// build_segment_traces) three times, one segment held at a time: its memory is one segment's
-// plus the run's touched bytes, whatever the run's length. The reference prover (small runs) takes
+// build_segment_traces) three times, one segment held at a time, and writes each segment's proof
+// to the output's temporary file as it is made: its memory is one segment's plus the run's touched
+// bytes, whatever the run's length. The reference prover (small runs) takes
 // them from the reference segment builder, cut from the whole run's trace, all at once.
 #include <sys/resource.h>
 #include <unistd.h>
@@ -80,6 +81,9 @@ int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& o
       progress(buf);
     }
   }
+  // The bundle goes to a temporary file beside `out`, renamed onto it once whole.
+  tools::AtomicFile file(out);
+  if (!file.error().empty()) return fail(kIoError, file.error());
   // The stages; after each segment's proof, the time left at the pace of the segments so far.
   std::chrono::steady_clock::time_point proving_since{};
   const auto progress_fn = [&](std::string_view s, double) {
@@ -95,7 +99,7 @@ int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& o
       progress(line);
     }
   };
-  spec::BundleProof bundle;
+  spec::BundleProof bundle;  // the optimized prover's has no segments: they went to the file
   if (optimized) {
     // Each pass builds every segment anew. The first also checks each one (the generated
     // evaluator: every constraint, every local bus) and, at its end, the global bus gmem over the
@@ -126,11 +130,21 @@ int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& o
       if (first && !(global == opt::Fp3{})) throw Refused{"the global memory bus gmem does not balance over the segments"};
       if (first) stage("check");
     };
+    struct WriteFailed {};
+    const opt::prove::BundleSink sink{
+        [&](const spec::BundleProof& head) {
+          if (!file.write(spec::encode_bundle_head(head))) throw WriteFailed{};
+        },
+        [&](size_t, spec::SegmentProof&& sp) {
+          if (!file.write(spec::encode_segment_body(sp))) throw WriteFailed{};
+        }};
     try {
       bundle = opt::prove::prove_bundle_streamed(g.image, plan, static_cast<uint32_t>(run.exit_code), run.output, source,
-                                                 options, a.threads, progress_fn, backend, nullptr, floor);
+                                                 options, a.threads, progress_fn, backend, nullptr, floor, &sink);
     } catch (const Refused& r) {
       return fail(kFailed, "refused: the run does not satisfy the segment AIR: " + r.why);
+    } catch (const WriteFailed&) {
+      return fail(kIoError, file.error());
     }
   } else {
     std::vector<ref::air::AirTrace> segments;
@@ -153,9 +167,10 @@ int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& o
     }
     bundle = ref::prove::prove_bundle_unchecked(g.image, segments, plan, core::bundle_options(options, heights, floor),
                                                 progress_fn);
+    file.write(spec::encode_bundle(bundle));
   }
-  const auto bytes = spec::encode_bundle(bundle);
-  if (auto err = tools::write_file_atomic(out, bytes); !err.empty()) return fail(kIoError, err);
+  if (auto err = file.commit(); !err.empty()) return fail(kIoError, err);
+  const uint64_t bytes = file.size();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const auto sec = core::bundle_security(bundle.options, bundle.statement.log_heights);
   const spec::BundleStatement& st = bundle.statement;
@@ -165,7 +180,7 @@ int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& o
                 "\"security\":\"%s\",\"queries\":%u,\"wall_s\":%.3f,\"cycles_per_s\":%.1f,\"peak_rss_mb\":%.1f,"
                 "\"prover\":\"%s\"}\n",
                 out.c_str(), static_cast<unsigned long long>(run.cycles), st.exit_code, st.output.size(), st.segments(),
-                static_cast<unsigned long long>(a.segment_cycles), bytes.size(), sec.provable_bits, sec.conjectured_bits,
+                static_cast<unsigned long long>(a.segment_cycles), static_cast<size_t>(bytes), sec.provable_bits, sec.conjectured_bits,
                 a.security.c_str(), bundle.options.num_queries, wall, static_cast<double>(run.cycles) / wall, peak_rss_mb(),
                 a.prover.c_str());
   } else {
@@ -173,7 +188,7 @@ int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& o
                 static_cast<unsigned long long>(run.cycles), st.exit_code, st.output.size());
     std::printf("segments: %zu of 2^%u cycles\n", st.segments(), k);
     std::printf("bundle: %s, %zu bytes; %s security: %.1f provable bits, %.1f conjectured bits\n", out.c_str(),
-                bytes.size(), a.security.c_str(), sec.provable_bits, sec.conjectured_bits);
+                static_cast<size_t>(bytes), a.security.c_str(), sec.provable_bits, sec.conjectured_bits);
     if (bundle.options.num_queries != options.num_queries)
       std::printf("queries: %u (the preset's %u raised for the union bound over %zu segments)\n", bundle.options.num_queries,
                   options.num_queries, st.segments());
