@@ -60,7 +60,7 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
                                          unsigned threads = 0, const Progress& progress = {},
                                          Backend* backend = nullptr, Circuit* circuit = nullptr);
 
-// The same bundle in memory bounded by one segment: `source` hands over every segment in order
+// The same bundle, one segment's traces held at a time: `source` hands over every segment in order
 // (each call of it, one run of the builder: opt::trace::build_segment_traces) and is called
 // three times (protocol:segments:transcript's phase 1 needs every main root, then every terminal
 // sum, before any segment's phase 2). exit_code and output: the run's. `progress` gets "commit
@@ -69,10 +69,12 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
 // queries rises once the heights are known (after pass 1) to the least that gives the bundle the
 // floor (protocol:segments:queries, core::bundle_options); the bundle's options say what was used.
 //
-// With a `sink`, no segment's proof is kept: `head` gets the bundle once everything but the
-// segments' proofs is final (before the first of them), then `segment` each proof as it is made,
-// in order, and the bundle returned has no segments. A prover that writes them out as they come
-// (spec::encode_bundle_head, spec::encode_segment_body) holds one segment's proof at a time.
+// Without a sink every segment's proof is kept in the bundle returned. With a `sink`, none is:
+// `head` gets the bundle once everything but the segments' proofs is final (before the first of
+// them), then `segment` each proof as it is made, in order, and the bundle returned has no
+// segments; a prover that writes them out as they come (spec::encode_bundle_head,
+// spec::encode_segment_body) holds one segment's proof at a time. A throw can come after the sink
+// got the head and some segments: what it wrote is then to be discarded.
 using SegmentSource = std::function<void(const std::function<void(size_t, Segment&&)>&)>;
 struct BundleSink {
   std::function<void(const spec::BundleProof&)> head;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -100,24 +101,35 @@ TEST(Bundle, ItsBytesDecodeToItselfAndAreDeterministic) {
 }
 
 // zkrv prove writes a bundle in pieces (its head, then each segment's body as it is made) to a
-// temporary file, renamed onto the output once whole: a run that stops part way leaves nothing.
+// file with no name in the output's folder (or, where the file system has no unnamed files, a
+// temporary name), put in place once whole: a run that stops part way leaves nothing.
 TEST(Bundle, ItsFileIsWrittenWholeOrNotAtAll) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("zkrv-atomic-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
+  const auto entries = [&] {
+    std::vector<std::string> v;
+    for (const auto& e : fs::directory_iterator(dir)) v.push_back(e.path().filename().string());
+    return v;
+  };
   const std::string out = (dir / "b.zkb").string();
   const std::vector<uint8_t> head = {1, 2, 3}, body = {4, 5};
-  {  // stopped part way (destroyed uncommitted): neither the output nor the temporary file
+  {  // stopped part way (destroyed uncommitted): neither the output nor a temporary file
     tools::AtomicFile f(out);
-    ASSERT_TRUE(f.write(head));
-    EXPECT_TRUE(fs::exists(out + ".tmp-zkrv"));
+    ASSERT_TRUE(f.write(head)) << f.error();
+    if (f.unnamed()) {
+      EXPECT_TRUE(entries().empty());  // nothing in the folder to be left behind, even by a kill
+    } else {
+      std::printf("this file system has no unnamed files: a named temporary file\n");
+      ASSERT_EQ(entries().size(), 1u);
+      EXPECT_EQ(entries()[0].rfind("b.zkb.tmp-zkrv.", 0), 0u) << entries()[0];
+    }
   }
-  EXPECT_FALSE(fs::exists(out));
-  EXPECT_TRUE(fs::is_empty(dir));
+  EXPECT_TRUE(entries().empty());
   {  // whole: the pieces in order, under the output's name only
     tools::AtomicFile f(out);
-    ASSERT_TRUE(f.write(head) && f.write(body) && f.write(body));
+    ASSERT_TRUE(f.write(head) && f.write(body) && f.write(body)) << f.error();
     EXPECT_FALSE(fs::exists(out));
     EXPECT_EQ(f.commit(), "");
     EXPECT_EQ(f.size(), 7u);
@@ -126,12 +138,28 @@ TEST(Bundle, ItsFileIsWrittenWholeOrNotAtAll) {
   const auto back = tools::read_file(out, 100, "bundle");
   ASSERT_TRUE(back.bytes) << back.error;
   EXPECT_EQ(*back.bytes, (std::vector<uint8_t>{1, 2, 3, 4, 5, 4, 5}));
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 1);
-  {  // a folder that does not exist: one line naming the output, from the start and from commit
+  EXPECT_EQ(entries(), std::vector<std::string>{"b.zkb"});
+  {  // written again: the old file stays whole until the new one replaces it
+    tools::AtomicFile f(out);
+    ASSERT_TRUE(f.write(body));
+    EXPECT_EQ(tools::read_file(out, 100, "bundle").bytes->size(), 7u);
+    EXPECT_EQ(f.commit(), "");
+  }
+  EXPECT_EQ(*tools::read_file(out, 100, "bundle").bytes, body);
+  EXPECT_EQ(entries(), std::vector<std::string>{"b.zkb"});
+  {  // a folder that does not exist, or a folder as the output: one line naming the output
     tools::AtomicFile f((dir / "no" / "b.zkb").string());
     EXPECT_NE(f.error().find("no/b.zkb"), std::string::npos) << f.error();
     EXPECT_FALSE(f.write(head));
     EXPECT_EQ(f.commit(), f.error());
+    tools::AtomicFile d(dir.string());
+    EXPECT_NE(d.error().find("it is a folder"), std::string::npos) << d.error();
+  }
+  EXPECT_EQ(entries(), std::vector<std::string>{"b.zkb"});
+  {  // a device is written in place, not replaced by a file
+    tools::AtomicFile f("/dev/null");
+    EXPECT_TRUE(f.write(head) && f.commit().empty()) << f.error();
+    EXPECT_TRUE(fs::is_character_file("/dev/null"));
   }
   fs::remove_all(dir);
 }

@@ -484,6 +484,11 @@ TEST_F(Cli, ProveRefusesWhatCannotBeProvenAndLeavesNothing) {
   EXPECT_EQ(nowhere.code, cli::kIoError) << nowhere.err;
   EXPECT_FALSE(fs::exists(dir_ / "no"));
   EXPECT_EQ(zkrv("prove " + (dir_ / "missing.elf").string()).code, cli::kIoError);
+  auto folder = zkrv("prove " + elf + " -o " + dir_.string());  // a folder as the output, before the work
+  EXPECT_EQ(folder.code, cli::kIoError) << folder.err;
+  EXPECT_NE(folder.err.find("it is a folder"), std::string::npos) << folder.err;
+  for (const auto& e : fs::directory_iterator(dir_))  // no temporary file left by any of them
+    EXPECT_EQ(e.path().filename().string().find("tmp-zkrv"), std::string::npos) << e.path();
 }
 
 // --backend gpu proves on the CUDA backend where there is one (the same bytes as the CPU's), and

@@ -1,5 +1,9 @@
 #include "tools/common/files.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -38,21 +42,53 @@ std::string write_file_atomic(const std::string& path, std::span<const uint8_t> 
   return f.commit();
 }
 
-AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp-zkrv") {
-  f_ = std::fopen(tmp_.c_str(), "wb");
-  if (!f_) error_ = "cannot write '" + path_ + "': " + std::strerror(errno);
+namespace {
+std::string why(const std::string& path) { return "cannot write '" + path + "': " + std::strerror(errno); }
+}  // namespace
+
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path_, ec)) {
+    error_ = "cannot write '" + path_ + "': it is a folder";
+    return;
+  }
+  if (const auto st = std::filesystem::status(path_, ec); std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+    // a device or a pipe (/dev/null, a FIFO): written in place, never replaced by a file
+    if (!(f_ = std::fopen(path_.c_str(), "wb"))) error_ = why(path_);
+    direct_ = true;
+    return;
+  }
+  const auto slash = path_.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path_.substr(0, slash));
+  // An unnamed file in the output's folder (Linux's O_TMPFILE; named at commit through /proc):
+  // nothing to remove if the process is killed. Where there is none, a named one unique to this
+  // process and object.
+  const bool proc = ::access("/proc/self/fd", X_OK) == 0;
+  int fd = proc ? ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666) : -1;
+  if (fd < 0 && (!proc || (errno != ENOENT && errno != ENOTDIR && errno != EACCES && errno != EROFS && errno != ENOSPC))) {
+    static std::atomic<unsigned> serial{0};
+    tmp_ = path_ + ".tmp-zkrv." + std::to_string(::getpid()) + "." + std::to_string(serial++);
+    fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  }
+  if (fd < 0) {
+    error_ = why(path_);
+  } else if (!(f_ = ::fdopen(fd, "wb"))) {
+    error_ = why(path_);
+    ::close(fd);
+    if (!tmp_.empty()) std::remove(tmp_.c_str());
+  }
 }
 
 AtomicFile::~AtomicFile() {
   if (!f_) return;  // never opened, or committed (renamed, or removed on its error)
   std::fclose(f_);
-  std::remove(tmp_.c_str());
+  if (!tmp_.empty()) std::remove(tmp_.c_str());
 }
 
 bool AtomicFile::write(std::span<const uint8_t> bytes) {
   if (!f_ || !error_.empty()) return false;
   if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), f_) != bytes.size()) {
-    error_ = "cannot write '" + path_ + "': " + std::strerror(errno);
+    error_ = why(path_);
     return false;
   }
   size_ += bytes.size();
@@ -62,14 +98,26 @@ bool AtomicFile::write(std::span<const uint8_t> bytes) {
 std::string AtomicFile::commit() {
   if (!f_) return error_;
   const auto fail = [&] {
-    if (error_.empty()) error_ = "cannot write '" + path_ + "': " + std::strerror(errno);
+    if (error_.empty()) error_ = why(path_);
   };
   if (error_.empty() && std::fflush(f_) != 0) fail();
+  if (error_.empty() && tmp_.empty() && !direct_) {  // the unnamed file gets a name of its own, then the output's
+    static std::atomic<unsigned> serial{0};
+    const std::string name = path_ + ".tmp-zkrv." + std::to_string(::getpid()) + ".l" + std::to_string(serial++);
+    const std::string self = "/proc/self/fd/" + std::to_string(::fileno(f_));
+    if (::linkat(::fileno(f_), "", AT_FDCWD, name.c_str(), AT_EMPTY_PATH) == 0 ||
+        ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0)
+      tmp_ = name;
+    else
+      fail();
+  }
   if (std::fclose(f_) != 0) fail();
   f_ = nullptr;
-  if (error_.empty() && std::rename(tmp_.c_str(), path_.c_str()) != 0) fail();
-  if (!error_.empty()) std::remove(tmp_.c_str());
+  if (error_.empty() && !direct_ && std::rename(tmp_.c_str(), path_.c_str()) != 0) fail();
+  if (!error_.empty() && !tmp_.empty()) std::remove(tmp_.c_str());
   return error_;
 }
+
+bool AtomicFile::unnamed() const { return f_ && tmp_.empty() && !direct_; }
 
 }  // namespace zkrv::tools

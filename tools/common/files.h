@@ -20,24 +20,30 @@ ReadResult read_file(const std::string& path, uint64_t max_bytes, const std::str
 // Returns an empty string on success, else a one-line error.
 std::string write_file_atomic(const std::string& path, std::span<const uint8_t> bytes);
 
-// A file written piece by piece into a temporary file beside `path` and renamed onto it by
-// commit(), so that a run that fails or throws part way leaves nothing: destroyed uncommitted, it
-// removes the temporary file. After the first error (one line, naming `path`) writes do nothing.
+// A file written piece by piece and put in place whole by commit(), so that a run that fails,
+// throws or is killed part way leaves nothing: it is written unnamed in the output's folder (Linux's
+// O_TMPFILE), and commit() names it and renames it onto `path`. Where the file system has no
+// unnamed files, it is written to `path`.tmp-zkrv.<pid>.<n>, removed when the object is destroyed
+// uncommitted (but left behind by a killed process). A device or a pipe (/dev/null, a FIFO) is
+// written in place, never replaced. After the first error (one line, naming `path`) nothing more
+// is written.
 class AtomicFile {
  public:
   explicit AtomicFile(std::string path);
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
-  bool write(std::span<const uint8_t> bytes);  // false once an error has happened
+  bool write(std::span<const uint8_t> bytes);  // false after an error (see error()) or after commit()
   std::string commit();                        // close and rename once: empty, or the first error
   const std::string& error() const { return error_; }
   uint64_t size() const { return size_; }  // the bytes written
+  bool unnamed() const;                    // open, and no name of it in the folder yet
 
  private:
   std::string path_, tmp_, error_;
   std::FILE* f_ = nullptr;
   uint64_t size_ = 0;
+  bool direct_ = false;  // a device or a pipe, written in place
 };
 
 }  // namespace zkrv::tools

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -192,6 +193,7 @@ int cmd_prove_body(const ProveArgs& a) {
     const auto slash = out.find_last_of('/');
     const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : out.substr(0, slash));
     if (::access(dir.c_str(), W_OK) != 0) return fail(kIoError, out + ": cannot write there (" + dir + " is not a writable folder)");
+    if (std::filesystem::is_directory(out)) return fail(kIoError, out + ": cannot write there (it is a folder)");
   }
   const spec::StarkOptions options = spec::stark_preset(a.security);
   spec::ExecOptions opt;
