@@ -44,6 +44,11 @@ std::string write_file_atomic(const std::string& path, std::span<const uint8_t> 
 
 namespace {
 std::string why(const std::string& path) { return "cannot write '" + path + "': " + std::strerror(errno); }
+// A name beside `path` that no other process and no other call of this one uses.
+std::string temp_name(const std::string& path) {
+  static std::atomic<unsigned> serial{0};
+  return path + ".tmp-zkrv." + std::to_string(::getpid()) + "." + std::to_string(serial++);
+}
 }  // namespace
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
@@ -66,8 +71,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   const bool proc = ::access("/proc/self/fd", X_OK) == 0;
   int fd = proc ? ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666) : -1;
   if (fd < 0 && (!proc || (errno != ENOENT && errno != ENOTDIR && errno != EACCES && errno != EROFS && errno != ENOSPC))) {
-    static std::atomic<unsigned> serial{0};
-    tmp_ = path_ + ".tmp-zkrv." + std::to_string(::getpid()) + "." + std::to_string(serial++);
+    tmp_ = temp_name(path_);
     fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   }
   if (fd < 0) {
@@ -102,8 +106,7 @@ std::string AtomicFile::commit() {
   };
   if (error_.empty() && std::fflush(f_) != 0) fail();
   if (error_.empty() && tmp_.empty() && !direct_) {  // the unnamed file gets a name of its own, then the output's
-    static std::atomic<unsigned> serial{0};
-    const std::string name = path_ + ".tmp-zkrv." + std::to_string(::getpid()) + ".l" + std::to_string(serial++);
+    const std::string name = temp_name(path_);
     const std::string self = "/proc/self/fd/" + std::to_string(::fileno(f_));
     if (::linkat(::fileno(f_), "", AT_FDCWD, name.c_str(), AT_EMPTY_PATH) == 0 ||
         ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0)
