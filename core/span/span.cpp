@@ -102,19 +102,46 @@ uint64_t rss_bytes() {
   return resident * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
 }
 
+PeakSeries::PeakSeries(size_t capacity) : capacity_(std::max<size_t>(2, capacity & ~size_t{1})) {
+  kept_.reserve(capacity_);
+}
+
+void PeakSeries::add(uint64_t ts_ns, double value) {
+  if (pending_count_ == 0 || value > pending_.second) pending_ = {ts_ns, value};
+  if (++pending_count_ < stride_) return;
+  if (kept_.size() == capacity_) {  // halve: the larger of each pair, then runs twice as long
+    for (size_t i = 0; i < capacity_ / 2; ++i)
+      kept_[i] = kept_[2 * i + 1].second > kept_[2 * i].second ? kept_[2 * i + 1] : kept_[2 * i];
+    kept_.resize(capacity_ / 2);
+    stride_ *= 2;
+    if (pending_count_ < stride_) return;  // this run goes on
+  }
+  kept_.push_back(pending_);
+  pending_count_ = 0;
+}
+
+std::vector<std::pair<uint64_t, double>> PeakSeries::samples() const {
+  auto out = kept_;
+  if (pending_count_ > 0) out.push_back(pending_);
+  return out;
+}
+
 struct RssSampler::State {
   std::mutex m;
   std::condition_variable cv;
   bool stop = false;
   std::thread th;
+  PeakSeries series;
+  explicit State(size_t max_samples) : series(max_samples) {}
 };
-RssSampler::RssSampler(unsigned interval_ms) : state_(new State) {
+RssSampler::RssSampler(unsigned interval_ms, size_t max_samples)
+    : state_(new State(std::max<size_t>(4, max_samples) - 1)) {  // one left for an incomplete last run
   if (!enabled()) return;
   state_->th = std::thread([this, interval_ms] {
     std::unique_lock<std::mutex> lock(state_->m);
-    do counter("rss", {{"bytes", static_cast<double>(rss_bytes())}});
+    do state_->series.add(now(), static_cast<double>(rss_bytes()));
     while (!state_->cv.wait_for(lock, std::chrono::milliseconds(interval_ms), [this] { return state_->stop; }));
-    counter("rss", {{"bytes", static_cast<double>(rss_bytes())}});
+    state_->series.add(now(), static_cast<double>(rss_bytes()));
   });
 }
 RssSampler::~RssSampler() {
@@ -123,7 +150,13 @@ RssSampler::~RssSampler() {
     state_->stop = true;
   }
   state_->cv.notify_all();
-  if (state_->th.joinable()) state_->th.join();
+  if (state_->th.joinable()) {
+    state_->th.join();
+    std::lock_guard<std::mutex> lock(g_mutex);
+    for (const auto& [ts, bytes] : state_->series.samples()) g_counters.push_back({"rss", ts, {{"bytes", bytes}}});
+    std::stable_sort(g_counters.begin(), g_counters.end(),
+                     [](const CounterSample& a, const CounterSample& b) { return a.ts_ns < b.ts_ns; });
+  }
   delete state_;
 }
 

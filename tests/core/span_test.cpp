@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <thread>
 
 namespace zkrv::core::span {
@@ -134,6 +135,53 @@ TEST_F(SpanTest, TheRssSamplerSamplesWhileAlive) {
     EXPECT_GT(c.values.at(0).second, 1e5);  // a process holds more than 100 kB
   }
   EXPECT_GT(rss_bytes(), 0u);
+}
+
+TEST_F(SpanTest, TheRssSamplerKeepsAtMostItsSamplesAndTheirPeak) {
+  set_clock(nullptr);
+  const uint64_t begin = now_ns();
+  { const RssSampler r(1, 8); std::this_thread::sleep_for(std::chrono::milliseconds(60)); }
+  const auto cs = counters();
+  ASSERT_GE(cs.size(), 2u);
+  EXPECT_LE(cs.size(), 8u);
+  for (size_t i = 0; i < cs.size(); ++i) {
+    EXPECT_EQ(cs[i].track, "rss");
+    EXPECT_GE(cs[i].ts_ns, begin);
+    if (i) {
+      EXPECT_GT(cs[i].ts_ns, cs[i - 1].ts_ns);  // in time order
+    }
+  }
+}
+
+// Each kept sample is the largest of its run of stride() samples, the series' peak is kept with
+// its time, and the series never holds more than its capacity (random series, checked against
+// the runs' maxima computed directly).
+TEST(PeakSeries, KeepsTheLargestOfEachRunInBoundedMemory) {
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  const auto next = [&] { return state = state * 6364136223846793005ull + 1442695040888963407ull, state >> 33; };
+  for (const size_t capacity : {2u, 6u, 16u, 64u}) {
+    for (const size_t n : {1u, 5u, 64u, 1000u, 4097u}) {
+      PeakSeries ps(capacity);
+      std::vector<double> v(n);
+      for (size_t i = 0; i < n; ++i) {
+        v[i] = static_cast<double>(next() % 1000);
+        ps.add(1000 + i, v[i]);
+        ASSERT_LE(ps.samples().size(), capacity + 1);  // the kept ones and one incomplete run
+      }
+      const auto kept = ps.samples();
+      const size_t stride = ps.stride();
+      ASSERT_EQ(kept.size(), (n + stride - 1) / stride) << capacity << " " << n;
+      ASSERT_LE(kept.size(), capacity + 1);
+      for (size_t k = 0; k < kept.size(); ++k) {
+        const size_t lo = k * stride, hi = std::min(n, lo + stride);
+        const size_t at = static_cast<size_t>(std::max_element(v.begin() + lo, v.begin() + hi) - v.begin());  // the first largest
+        EXPECT_EQ(kept[k].second, v[at]) << capacity << " " << n << " " << k;
+        EXPECT_EQ(kept[k].first, 1000 + at);
+      }
+      EXPECT_EQ(std::max_element(kept.begin(), kept.end(), [](auto& a, auto& b) { return a.second < b.second; })->second,
+                *std::max_element(v.begin(), v.end()));
+    }
+  }
 }
 
 TEST_F(SpanTest, ChromeTraceSchema) {

@@ -114,7 +114,11 @@ struct Result {
   double wall_s = 0, peak_mb = 0, verify_s = 0;
   bool ok = false;
   std::string note, lde;  // lde: how the optimized prover had the LDE (hold, stream)
-  std::vector<std::pair<std::string, double>> stages;  // seconds
+  struct Stage {
+    std::string label;
+    double seconds = 0, peak_mb = 0;  // peak: the largest RSS sample inside the stage
+  };
+  std::vector<Stage> stages;
 };
 std::map<std::string, std::vector<std::string>> g_plot_rows;  // per workload: "cycles,cps,proof,bpc"
 
@@ -154,7 +158,9 @@ Result prove(const std::string& zkrv, const std::string& elf, const fs::path& in
     }
   }
   const auto s = json::parse(slurp(dir / "spans" / "summary.json"));
-  for (const auto& st : s["stages"]) r.stages.emplace_back(st["label"].get<std::string>(), st["ns"].get<double>() / 1e9);
+  for (const auto& st : s["stages"])
+    r.stages.push_back({st["label"].get<std::string>(), st["ns"].get<double>() / 1e9,
+                        st["peak_rss_bytes"].get<double>() / 1048576.0});
   return r;
 }
 
@@ -230,7 +236,7 @@ int main(int argc, char** argv) {
   std::ofstream csv(out / "prove.csv"), stages_csv(out / "stages.csv");
   csv << "workload,log2_cycles,cycles,segments,prover,lde,wall_s,cycles_per_s,peak_rss_mb,bytes_per_cycle,proof_bytes,"
          "verify_s,same_bytes,note\n";
-  stages_csv << "workload,log2_cycles,prover,stage,seconds\n";
+  stages_csv << "workload,log2_cycles,prover,stage,seconds,peak_rss_mb\n";
   std::printf("%-8s %4s %10s %4s %-10s %-6s %9s %10s %9s %8s %10s %8s\n", "workload", "log2", "cycles", "segs", "prover", "LDE",
               "wall s", "cycles/s", "peak MB", "B/cycle", "proof B", "verify s");
   const std::string segment_cycles = std::to_string(uint64_t{1} << segment_log);
@@ -286,8 +292,9 @@ int main(int argc, char** argv) {
         if (r.ok && r.prover == "optimized")
           g_plot_rows[name].push_back(std::to_string(r.cycles) + "," + std::to_string(cps) + "," +
                                       std::to_string(r.proof_bytes) + "," + std::to_string(bpc));
-        for (const auto& [stage, s] : r.stages)
-          stages_csv << name << "," << k << "," << r.prover << "," << stage << "," << s << "\n";
+        for (const auto& st : r.stages)
+          stages_csv << name << "," << k << "," << r.prover << "," << st.label << "," << st.seconds << "," << st.peak_mb
+                     << "\n";
       }
       if (with_ref && results[0].ok && results[1].ok) {
         std::printf("%-8s %4u optimized/reference: %.1fx faster, %s bytes\n", name.c_str(), k,
