@@ -80,9 +80,12 @@ class PeakSeries {
 };
 
 // While alive (and spans are enabled), samples the RSS every interval_ms into a PeakSeries of
-// at most max_samples, given to the track "rss" when it ends: memory bounded however long the
-// run (a 2^25-cycle proof took 287,000 samples, about 1 MB per segment of 2^20 cycles when each
-// was kept), while every stage's peak stays the largest sample taken inside it.
+// at most max_samples (at least 3), given to the track "rss" when it ends: memory bounded
+// however long the run (a 2^25-cycle proof took 287,000 samples, about 1 MB per segment of 2^20
+// cycles when each was kept). A kept sample keeps its own time, so a stage's peak in the summary
+// is exact while the run has fewer samples than that (5.5 minutes at 10 ms and the default);
+// beyond, a peak within one run of samples of a stage's end can go to the stage beside it when
+// that one's is higher there. The process's own peak (ru_maxrss) is exact whatever the length.
 class RssSampler {
  public:
   explicit RssSampler(unsigned interval_ms = 10, size_t max_samples = size_t{1} << 15);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <thread>
+#include <vector>
 
 namespace zkrv::core::span {
 namespace {
@@ -137,13 +138,28 @@ TEST_F(SpanTest, TheRssSamplerSamplesWhileAlive) {
   EXPECT_GT(rss_bytes(), 0u);
 }
 
+// About 80 readings into at most 8 samples: a 64 MB buffer touched for 20 ms in the middle must
+// still show in the samples kept.
 TEST_F(SpanTest, TheRssSamplerKeepsAtMostItsSamplesAndTheirPeak) {
   set_clock(nullptr);
-  const uint64_t begin = now_ns();
-  { const RssSampler r(1, 8); std::this_thread::sleep_for(std::chrono::milliseconds(60)); }
+  const uint64_t begin = now_ns(), before = rss_bytes();
+  {
+    const RssSampler r(1, 8);
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    {
+      std::vector<char> big(64u << 20);
+      for (size_t i = 0; i < big.size(); i += 4096) big[i] = 1;  // resident
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      ASSERT_EQ(big[4096], 1);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  }
   const auto cs = counters();
   ASSERT_GE(cs.size(), 2u);
   EXPECT_LE(cs.size(), 8u);
+  double peak = 0;
+  for (const auto& c : cs) peak = std::max(peak, c.values.at(0).second);
+  EXPECT_GE(peak, static_cast<double>(before) + 48.0 * 1048576.0);
   for (size_t i = 0; i < cs.size(); ++i) {
     EXPECT_EQ(cs[i].track, "rss");
     EXPECT_GE(cs[i].ts_ns, begin);
