@@ -1,6 +1,7 @@
 // `zkrv run` as a user meets it: outputs, exit codes, and one clear error line for bad input.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -41,6 +42,15 @@ class Cli : public ::testing::Test {
     const std::string cmd = std::string(ZKRV_BIN) + " " + args + " >" + out.string() + " 2>" + err.string() + " </dev/null";
     const int status = std::system(cmd.c_str());
     auto slurp = [](const fs::path& p) { std::stringstream ss; ss << std::ifstream(p).rdbuf(); return ss.str(); };
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+  }
+  // A bash script (pipes, <(cmd), redirections) with $Z the zkrv binary, run in the test's folder.
+  CliRun bash(const std::string& script) {
+    const auto sh = dir_ / "script.sh", out = dir_ / "stdout", err = dir_ / "stderr";
+    std::ofstream(sh) << "cd '" << dir_.string() << "' && Z='" << ZKRV_BIN << "'\n" << script << "\n";
+    const std::string cmd = "bash " + sh.string() + " >" + out.string() + " 2>" + err.string() + " </dev/null";
+    const int status = std::system(cmd.c_str());
+    auto slurp = [](const fs::path& p) { std::stringstream ss; ss << std::ifstream(p, std::ios::binary).rdbuf(); return ss.str(); };
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
   }
   fs::path dir_;
@@ -136,6 +146,65 @@ TEST_F(Cli, BadInputIsOneClearLine) {
   auto unwritable = zkrv("run " + elf + " --output /nonexistent-dir/out");
   EXPECT_EQ(unwritable.code, cli::kIoError);
   EXPECT_FALSE(fs::exists("/nonexistent-dir/out"));
+}
+
+// --input reads any stream to its end: stdin (-), a pipe, <(cmd), a FIFO, /dev/null; each gives
+// what the same bytes in a file give. -o - writes stdout. Past the limit, one line as for a file.
+TEST_F(Cli, InputAndOutputAreAnyStream) {
+  using namespace testing::rv;
+  // read(0, data, 4096) -> n; write(1, data, n); exit(n)
+  const auto elf = file("echo.elf", testing::simple_elf({lui(11, 0x20), addi(10, 0, 0), lui(12, 1), addi(17, 0, 63), ecall(),
+                                                         addi(12, 10, 0), addi(8, 10, 0), addi(10, 0, 1), addi(17, 0, 64),
+                                                         ecall(), addi(10, 8, 0), addi(17, 0, 93), ecall()}));
+  const std::string text = "any stream will do\n";
+  const auto in = file("in.txt", std::vector<uint8_t>(text.begin(), text.end()));
+  const auto ref = zkrv("run " + elf + " --input " + in);
+  ASSERT_EQ(ref.code, static_cast<int>(text.size())) << ref.err;
+  ASSERT_EQ(ref.out, text);
+  ::mkfifo((dir_ / "fifo").c_str(), 0600);
+  for (const std::string form : {"$Z run echo.elf --input - < in.txt", "cat in.txt | $Z run echo.elf --input -",
+                                 "$Z run echo.elf --input <(cat in.txt)", "cat in.txt > fifo & $Z run echo.elf --input fifo",
+                                 "$Z run echo.elf --input in.txt -o -", "$Z run echo.elf --input - -o out.txt < in.txt; c=$?; cat out.txt; exit $c"}) {
+    const auto r = bash(form);
+    EXPECT_EQ(r.code, ref.code) << form << ": " << r.err;
+    EXPECT_EQ(r.out, ref.out) << form;
+  }
+  const auto null = zkrv("run " + elf + " --input /dev/null");
+  EXPECT_EQ(null.code, 0) << null.err;
+  EXPECT_EQ(null.out, "");
+  for (const std::string big : {"head -c 100 /dev/zero | $Z run echo.elf --input - --max-input-bytes 10",
+                                "$Z run echo.elf --input <(head -c 100 /dev/zero) --max-input-bytes 10"}) {
+    const auto r = bash(big);
+    EXPECT_EQ(r.code, cli::kBadInput) << big;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("has more than 10 bytes; the limit is 10"), std::string::npos) << r.err;
+  }
+  const auto both = bash("$Z run - --input - < echo.elf");
+  EXPECT_EQ(both.code, cli::kUsage);
+  EXPECT_NE(both.err.find("cannot both be stdin"), std::string::npos) << both.err;
+  const auto folder = zkrv("run " + elf + " --input " + dir_.string());
+  EXPECT_EQ(folder.code, cli::kIoError);
+  EXPECT_NE(folder.err.find("it is a folder"), std::string::npos) << folder.err;
+  EXPECT_EQ(bash("$Z run echo.elf --input in.txt -o - --json").code, cli::kUsage);
+  // check and profile read stdin too; profile -o - is its stdout
+  const auto chk = bash("$Z check -q echo.elf --input - < in.txt");
+  EXPECT_EQ(chk.code, 0) << chk.err;
+  const auto prof = bash("$Z profile echo.elf --input in.txt");
+  ASSERT_EQ(prof.code, 0) << prof.err;
+  EXPECT_EQ(bash("$Z profile echo.elf --input - -o - < in.txt").out, prof.out);
+  // prove -o -: the proof's bytes on stdout, as a file gets them; the summary on stderr
+  ASSERT_EQ(zkrv("prove -q " + elf + " --input " + in + " -o " + (dir_ / "file.proof").string()).code, 0);
+  const auto pr = bash("$Z prove echo.elf --input - -o - < in.txt > stdout.proof");
+  ASSERT_EQ(pr.code, 0) << pr.err;
+  EXPECT_NE(pr.err.find("proved echo.elf"), std::string::npos) << pr.err;
+  std::stringstream a, b;
+  a << std::ifstream(dir_ / "file.proof", std::ios::binary).rdbuf();
+  b << std::ifstream(dir_ / "stdout.proof", std::ios::binary).rdbuf();
+  EXPECT_GT(a.str().size(), 1000u);
+  EXPECT_EQ(a.str(), b.str());
+  const auto v = bash("$Z verify <(cat stdout.proof) --program echo.elf --exit-code " + std::to_string(text.size()) +
+                      " --output <(cat in.txt)");
+  EXPECT_EQ(v.code, 0) << v.out << v.err;
 }
 
 TEST_F(Cli, BadOptionsAreUsageErrors) {

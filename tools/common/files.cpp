@@ -12,24 +12,67 @@
 
 namespace zkrv::tools {
 
-ReadResult read_file(const std::string& path, uint64_t max_bytes, const std::string& what) {
+namespace {
+// Reads fd to its end, refusing more than max_bytes: a pipe, a FIFO or a device has no size to
+// check first. `name` is the file as the errors call it.
+ReadResult read_stream(int fd, uint64_t max_bytes, const std::string& name) {
   ReadResult r;
+  std::vector<uint8_t> bytes;
+  uint8_t chunk[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(fd, chunk, sizeof chunk);
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      r.error = name + ": " + std::strerror(errno);
+      return r;
+    }
+    if (bytes.size() + static_cast<uint64_t>(got) > max_bytes) {
+      r.error = name + " has more than " + std::to_string(max_bytes) + " bytes; the limit is " + std::to_string(max_bytes);
+      return r;
+    }
+    bytes.insert(bytes.end(), chunk, chunk + got);
+  }
+  r.bytes = std::move(bytes);
+  return r;
+}
+}  // namespace
+
+ReadResult read_file(const std::string& path, uint64_t max_bytes, const std::string& what) {
+  if (path == "-") return read_stream(STDIN_FILENO, max_bytes, what + " (stdin)");
+  ReadResult r;
+  const std::string name = what + " '" + path + "'";
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    r.error = what + " '" + path + "': " + (std::filesystem::exists(path, ec) ? "not a regular file" : "no such file");
+  const auto st = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(st)) {
+    r.error = name + ": no such file";
+    return r;
+  }
+  if (std::filesystem::is_directory(st)) {
+    r.error = name + ": it is a folder";
+    return r;
+  }
+  if (!std::filesystem::is_regular_file(st)) {  // a pipe (<(cmd)), a FIFO, a device (/dev/null): read to its end
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      r.error = name + ": " + std::strerror(errno);
+      return r;
+    }
+    r = read_stream(fd, max_bytes, name);
+    ::close(fd);
     return r;
   }
   const uint64_t size = std::filesystem::file_size(path, ec);
-  if (ec) { r.error = what + " '" + path + "': " + ec.message(); return r; }
+  if (ec) { r.error = name + ": " + ec.message(); return r; }
   if (size > max_bytes) {
-    r.error = what + " '" + path + "' is " + std::to_string(size) + " bytes; the limit is " + std::to_string(max_bytes);
+    r.error = name + " is " + std::to_string(size) + " bytes; the limit is " + std::to_string(max_bytes);
     return r;
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) { r.error = what + " '" + path + "': " + std::strerror(errno); return r; }
+  if (!in) { r.error = name + ": " + std::strerror(errno); return r; }
   std::vector<uint8_t> bytes(size);
   if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) {
-    r.error = what + " '" + path + "': read failed";
+    r.error = name + ": read failed";
     return r;
   }
   r.bytes = std::move(bytes);
@@ -52,6 +95,16 @@ std::string temp_name(const std::string& path) {
 }  // namespace
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+  if (path_ == "-") {  // stdout, written in place; a duplicate, so that commit() leaves stdout open
+    std::fflush(stdout);
+    const int fd = ::dup(STDOUT_FILENO);
+    if (fd < 0 || !(f_ = ::fdopen(fd, "wb"))) {
+      error_ = "cannot write stdout: " + std::string(std::strerror(errno));
+      if (fd >= 0) ::close(fd);
+    }
+    direct_ = true;
+    return;
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(path_, ec)) {
     error_ = "cannot write '" + path_ + "': it is a folder";

@@ -15,6 +15,9 @@ struct ReadResult {
   std::optional<std::vector<uint8_t>> bytes;
   std::string error;  // one line, names the file
 };
+// `path` whole, at most max_bytes of it: a regular file, or read to its end where it has no size
+// (a pipe such as <(cmd), a FIFO, a device such as /dev/null); "-" is stdin. `what` names it in
+// the error ("input", "program").
 ReadResult read_file(const std::string& path, uint64_t max_bytes, const std::string& what);
 
 // Returns an empty string on success, else a one-line error.
@@ -25,7 +28,7 @@ std::string write_file_atomic(const std::string& path, std::span<const uint8_t> 
 // O_TMPFILE), and commit() names it and renames it onto `path`. Where the file system has no
 // unnamed files, it is written to `path`.tmp-zkrv.<pid>.<n>, removed when the object is destroyed
 // uncommitted (but left behind by a killed process). A device or a pipe (/dev/null, a FIFO) is
-// written in place, never replaced. After the first error (one line, naming `path`) nothing more
+// written in place, never replaced; "-" is stdout. After the first error (one line, naming `path`) nothing more
 // is written.
 class AtomicFile {
  public:

@@ -21,7 +21,7 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
   auto* chk = app.add_subcommand("check", "Execute a guest and check its trace against every constraint and bus of the "
                                           "constraint spec (no proof)");
   chk->add_option("PROGRAM", a.program, "guest ELF (RV64IM, static, ET_EXEC)")->required();
-  chk->add_option("--input", a.input, "private input file");
+  chk->add_option("--input", a.input, "private input: a file, - for stdin, a pipe, a FIFO or a device (read to its end)");
   chk->add_option("--max-cycles", a.max_cycles, "refuse runs longer than N cycles (the trace is kept in memory)")
       ->capture_default_str()->check(uint_range(1, kMaxU64));
   chk->add_option("--random-seed", a.seed, "seed of zkvm_random_u64")->capture_default_str()->check(uint_range(0, kMaxU64));

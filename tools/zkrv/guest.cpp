@@ -23,6 +23,7 @@ void progress(const std::string& line) {
 
 int load_guest(const std::string& program, const std::string& input_path, uint64_t max_input, Guest& out) {
   using namespace zkrv;
+  if (program == "-" && input_path == "-") return fail(cli::kUsage, "the program and the input cannot both be stdin (-)");
   auto elf = tools::read_file(program, kMaxElfBytes, "program");
   if (!elf.bytes) return fail(cli::kIoError, elf.error);
   if (!input_path.empty()) {

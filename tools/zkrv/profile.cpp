@@ -21,8 +21,8 @@ constexpr size_t kMaxFirefoxSamples = size_t{1} << 20;
 CLI::App* add_profile(CLI::App& app, ProfileArgs& a) {
   auto* prof = app.add_subcommand("profile", "Attribute every cycle of a run to a call stack (functions from the ELF's symbols)");
   prof->add_option("PROGRAM", a.program, "guest ELF with a symbol table")->required();
-  prof->add_option("--input", a.input, "private input file");
-  prof->add_option("-o,--output,--out", a.out, "write the profile to FILE (atomically) instead of stdout");
+  prof->add_option("--input", a.input, "private input: a file, - for stdin, a pipe, a FIFO or a device (read to its end)");
+  prof->add_option("-o,--output,--out", a.out, "write the profile to FILE (atomically) instead of stdout (- is stdout)");
   prof->add_option("--format", a.format, "text (tables), folded (flame-graph stacks) or firefox (Firefox Profiler JSON)")
       ->capture_default_str()->check(CLI::IsMember({"text", "folded", "firefox"}));
   prof->add_option("--sample-rate", a.sample_rate, "firefox format: one sample every N cycles; auto: the smallest power "

@@ -86,6 +86,7 @@ int cmd_run_spanned(const RunArgs& a) {
   using namespace zkrv;
   std::optional<core::span::Span> load_span(std::in_place, "load", core::span::Level::kStage);
   Guest g;
+  if (a.json && a.output == "-") return fail(cli::kUsage, "--output - and --json would both write stdout: give --output a file");
   if (int err = load_guest(a.program, a.input, a.max_input, g); err != 0) return err;
   const std::vector<uint8_t>& input = g.input;
   load_span.reset();
@@ -146,11 +147,11 @@ int cmd_run_spanned(const RunArgs& a) {
 CLI::App* add_run(CLI::App& app, RunArgs& a) {
   auto* run = app.add_subcommand("run", "Execute a guest ELF (no proof): public output to stdout, debug log to stderr");
   run->add_option("PROGRAM", a.program, "guest ELF (RV64IM, static, ET_EXEC)")->required();
-  run->add_option("--input", a.input, "private input file, read by the guest through read(0, ...)");
-  run->add_option("-o,--output", a.output, "write the public output to FILE instead of stdout (atomically)");
+  run->add_option("--input", a.input, "private input: a file, - for stdin, a pipe, a FIFO or a device (read to its end)");
+  run->add_option("-o,--output", a.output, "write the public output to FILE instead of stdout (atomically; - is stdout)");
   run->add_option("--max-cycles", a.max_cycles, "stop with a cycle-limit fault after N cycles")
       ->capture_default_str()->check(uint_range(1, kMaxU64));
-  run->add_option("--max-input-bytes", a.max_input, "refuse larger input files")->capture_default_str()
+  run->add_option("--max-input-bytes", a.max_input, "refuse a larger input (a stream: once it has read more)")->capture_default_str()
       ->check(uint_range(0, kMaxElfBytes));
   run->add_option("--random-seed", a.seed, "seed of zkvm_random_u64 (default: drawn from the OS CSPRNG); replays a run")
       ->check(uint_range(0, kMaxU64));
