@@ -207,6 +207,30 @@ TEST_F(Cli, InputAndOutputAreAnyStream) {
   EXPECT_EQ(v.code, 0) << v.out << v.err;
 }
 
+// A run that stops says where and what to do: the function its pc is in, the option that raises
+// the cycle limit, and a stack overflow as one, with the stack's size and STACK_SIZE.
+TEST_F(Cli, AStoppedRunSaysWhereAndWhatToDo) {
+  const std::string elf = std::string(ZKRV_TEST_GUESTS) + "/stack_overflow.elf";
+  const auto over = zkrv("run " + elf);
+  EXPECT_EQ(over.code, cli::fault_exit_code(spec::FaultKind::kStore)) << over.err;
+  EXPECT_EQ(lines(over.err), 1) << over.err;
+  EXPECT_NE(over.err.find("guest stack overflow: store fault at pc"), std::string::npos) << over.err;
+  EXPECT_NE(over.err.find(" in descend after "), std::string::npos) << over.err;
+  EXPECT_NE(over.err.find(" of 64 KiB (give the guest more: zkrv_add_guest's STACK_SIZE"), std::string::npos) << over.err;
+  for (const std::string& cmd : std::vector<std::string>{"run", "check -q", "prove -q -o " + (dir_ / "x").string()}) {
+    const auto r = zkrv(cmd + " " + elf + " --max-cycles 300");
+    EXPECT_EQ(r.code, cli::fault_exit_code(spec::FaultKind::kCycleLimit)) << cmd << ": " << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("after 300 cycles (the limit: --max-cycles 300; raise it to run longer)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("reached in descend after"), std::string::npos) << r.err;  // the function the pc is in
+  }
+  // without symbols: the fault alone, as before
+  using namespace testing::rv;
+  const auto bare = zkrv("run " + file("loop.elf", testing::simple_elf({b(0, 0, 0, 0)})) + " --max-cycles 50");
+  EXPECT_EQ(bare.err, "zkrv: error: guest cycle limit at pc 0x10000 (beq zero, zero, 0x10000): cycle limit reached after 50 cycles "
+                      "(the limit: --max-cycles 50; raise it to run longer)\n");
+}
+
 TEST_F(Cli, BadOptionsAreUsageErrors) {
   auto r = zkrv("run");
   EXPECT_EQ(r.code, cli::kUsage);
@@ -396,7 +420,7 @@ TEST_F(Cli, CheckReportsTheConstraintSummary) {
   EXPECT_EQ(slow.out, r.out);
   auto f = zkrv("check " + file("f.elf", testing::simple_elf({ld(10, 0, 8)})));
   EXPECT_EQ(f.code, cli::fault_exit_code(spec::FaultKind::kLoad));
-  EXPECT_NE(f.err.find("only runs that exit can be checked; this one stopped: load fault"), std::string::npos) << f.err;
+  EXPECT_NE(f.err.find("only runs that exit can be checked: guest load fault"), std::string::npos) << f.err;
   fs::create_directories(dir_ / "spec");
   std::ofstream(dir_ / "spec" / "air.md") << "```zkrv\nmax_degree 3\nbogus\n```\n";
   auto s = zkrv("check " + elf + " --spec " + (dir_ / "spec").string());

@@ -41,10 +41,12 @@ SymbolTable SymbolTable::from_elf(std::span<const uint8_t> b) {
     for (uint64_t s = off; s + 24 <= off + size; s += 24) {
       const uint64_t name_off = rd(b, s, 4), info = b[s + 4], shndx = rd(b, s + 6, 2);
       const uint64_t value = rd(b, s + 8, 8), sz = rd(b, s + 16, 8);
-      if ((info & 0xf) != 2 || shndx == 0 || name_off >= str_size) continue;  // STT_FUNC, defined
+      if (shndx == 0 || name_off >= str_size) continue;  // defined
       std::string name;
       for (uint64_t k = str_off + name_off; k < str_off + str_size && b[k]; ++k) name += static_cast<char>(b[k]);
-      raw.push_back({value, sz, name});
+      if (name == "_stack_bottom") t.stack_bottom_ = value;  // zkrv.ld's stack, whatever the symbol's type
+      if (name == "_stack_top") t.stack_top_ = value;
+      if ((info & 0xf) == 2) raw.push_back({value, sz, name});  // STT_FUNC
     }
   }
   // Executable bytes the file holds (PT_LOAD with PF_X, file-backed part): no instruction runs

@@ -4,6 +4,8 @@
 // malformed table gives no symbols, never a crash.
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <span>
 #include <string>
 #include <vector>
@@ -27,11 +29,18 @@ class SymbolTable {
   // Empty, or what was wrong with the symbols (sizes clipped to their executable segment,
   // symbols outside every executable segment ignored): worth a warning, never fatal.
   const std::string& warning() const { return warning_; }
+  // The stack zkrv.ld places, [bottom, top), from its _stack_bottom and _stack_top symbols; none
+  // where the ELF lacks either (another linker script, stripped) or they are out of order.
+  std::optional<std::pair<uint64_t, uint64_t>> stack() const {
+    if (!stack_bottom_ || !stack_top_ || *stack_bottom_ >= *stack_top_) return std::nullopt;
+    return std::pair{*stack_bottom_, *stack_top_};
+  }
 
  private:
   std::vector<Function> functions_;  // sorted by start, non-overlapping
   std::vector<uint64_t> entries_;    // every function symbol's start, sorted
   std::string warning_;
+  std::optional<uint64_t> stack_bottom_, stack_top_;
 };
 
 std::string demangle(const std::string& name);

@@ -65,7 +65,7 @@ int cmd_check(const CheckArgs& a) {
     auto r = opt::execute(g.image, g.input, opt);
     if (r.status != spec::ExitStatus::kExited)
       return fail(cli::fault_exit_code(r.fault.kind),
-                  "only runs that exit can be checked; this one stopped: " + spec::describe(r.fault));
+                  "only runs that exit can be checked: " + stopped_line(g, r, a.max_cycles));
     const spec::RunPlan plan = planner.finish(r);
     r.trace = std::move(steps);
     cli::progress(std::to_string(r.cycles) + " cycles in " + std::to_string(plan.count()) +
@@ -90,7 +90,7 @@ int cmd_check(const CheckArgs& a) {
     const auto built = opt::trace::build_trace(g.image, g.input, opt);
     if (built.run.status != spec::ExitStatus::kExited)
       return fail(cli::fault_exit_code(built.run.fault.kind),
-                  "only runs that exit can be checked; this one stopped: " + spec::describe(built.run.fault));
+                  "only runs that exit can be checked: " + stopped_line(g, built.run, a.max_cycles));
     cli::progress(std::to_string(built.run.cycles) + " cycles; checking the tables (" +
                   std::to_string(built.bytes() >> 20) + " MiB) ...");
     out = built.run.output.size();
@@ -110,7 +110,7 @@ int cmd_check(const CheckArgs& a) {
   auto r = opt::execute(g.image, g.input, opt);
   if (r.status != spec::ExitStatus::kExited)
     return fail(cli::fault_exit_code(r.fault.kind),
-                "only runs that exit can be checked; this one stopped: " + spec::describe(r.fault));
+                "only runs that exit can be checked: " + stopped_line(g, r, a.max_cycles));
   if (!fast) cli::progress(std::to_string(r.cycles) + " cycles; building and checking the tables ...");
   auto trace = ref::air::build_trace(g.image, r);
   std::vector<spec::StepRecord>().swap(r.trace);  // the tables hold everything from here on

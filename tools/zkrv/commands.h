@@ -52,6 +52,11 @@ struct Guest {
 };
 inline constexpr uint64_t kMaxElfBytes = uint64_t{1} << 30;
 int load_guest(const std::string& program, const std::string& input_path, uint64_t max_input, Guest& out);
+// One line for a run that stopped instead of exiting: the fault, the function its pc is in (from
+// the ELF's symbols), the cycles, and what to do: for the cycle limit, the option that raises it
+// (now max_cycles); for an access in the guard below zkrv.ld's stack, or with sp below the
+// stack, that the stack overflowed, its size, and STACK_SIZE.
+std::string stopped_line(const Guest& g, const spec::ExecResult& r, uint64_t max_cycles);
 
 // The generated evaluator's check of a built trace (optimized/air/check.h): true when every
 // constraint holds and every bus balances, with the reference checker's summary line. With

@@ -77,8 +77,7 @@ int cmd_profile(const ProfileArgs& a) {
   }
   if (!profiler.scope_error().empty()) return fail(cli::kBadInput, profiler.scope_error());
   if (r.status != spec::ExitStatus::kExited)
-    return fail(cli::fault_exit_code(r.fault.kind), "guest " + spec::describe(r.fault) + " after " + std::to_string(r.cycles) +
-                                                        " cycles (the profile above covers them)");
+    return fail(cli::fault_exit_code(r.fault.kind), stopped_line(g, r, a.max_cycles) + " (the profile above covers them)");
   return 0;
 }
 

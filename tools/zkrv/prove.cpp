@@ -212,8 +212,7 @@ int cmd_prove_body(const ProveArgs& a) {
   uint64_t cycles = 0;
   std::vector<size_t> table_heights;
   auto refuse = [&](const spec::ExecResult& run) {
-    return fail(fault_exit_code(run.fault.kind), "only runs that exit can be proven; this one stopped after " +
-                                                     std::to_string(run.cycles) + " cycles: " + spec::describe(run.fault));
+    return fail(fault_exit_code(run.fault.kind), "only runs that exit can be proven: " + stopped_line(g, run, a.max_cycles));
   };
   // The reference checker's report of a trace that does not hold (the run is replayed).
   auto explain = [&]() {

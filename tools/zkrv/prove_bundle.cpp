@@ -50,8 +50,7 @@ int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& o
   spec::attach(planner, o);
   const spec::ExecResult run = opt::execute(g.image, g.input, o);
   if (run.status != spec::ExitStatus::kExited)
-    return fail(fault_exit_code(run.fault.kind), "only runs that exit can be proven; this one stopped after " +
-                                                     std::to_string(run.cycles) + " cycles: " + spec::describe(run.fault));
+    return fail(fault_exit_code(run.fault.kind), "only runs that exit can be proven: " + stopped_line(g, run, exec.max_cycles));
   if (auto why = spec::check_segmenting(run.cycles, k, exec.max_cycles)) return fail(kUsage, *why);
   const spec::RunPlan plan = planner.finish(run);
   stage("execute");

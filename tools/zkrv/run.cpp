@@ -137,7 +137,7 @@ int cmd_run_spanned(const RunArgs& a) {
   if (a.stats) print_stats(std::cerr, r, secs);
   if (plan && !a.json) print_plan(std::cerr, *plan);
   if (!exited)
-    return fail(cli::fault_exit_code(r.fault.kind), "guest " + spec::describe(r.fault) + " after " + std::to_string(r.cycles) + " cycles");
+    return fail(cli::fault_exit_code(r.fault.kind), stopped_line(g, r, a.max_cycles));
   if (a.stats && !a.json) std::cerr << "exit code:           " << r.exit_code << "\n";
   return r.exit_code & 0xff;
 }
