@@ -28,8 +28,8 @@ std::string write_file_atomic(const std::string& path, std::span<const uint8_t> 
 // O_TMPFILE), and commit() names it and renames it onto `path`. Where the file system has no
 // unnamed files, it is written to `path`.tmp-zkrv.<pid>.<n>, removed when the object is destroyed
 // uncommitted (but left behind by a killed process). A device or a pipe (/dev/null, a FIFO) is
-// written in place, never replaced; "-" is stdout. After the first error (one line, naming `path`) nothing more
-// is written.
+// written in place, never replaced; "-" is stdout. After the first error (one line, naming
+// `path`) nothing more is written.
 class AtomicFile {
  public:
   explicit AtomicFile(std::string path);

@@ -55,7 +55,8 @@ std::string stopped_line(const Guest& g, const spec::ExecResult& r, uint64_t max
     const auto [bottom, top] = *stack;
     const uint64_t sp = r.regs[2];
     constexpr uint64_t kGuard = 0x10000;  // zkrv.ld's unmapped guard below the stack
-    if ((r.fault.address < bottom && r.fault.address >= bottom - kGuard) || sp < bottom)
+    const bool in_guard = bottom >= kGuard && r.fault.address < bottom && r.fault.address >= bottom - kGuard;
+    if (in_guard || (sp < bottom && bottom - sp <= top - bottom))  // a frame larger than the guard jumps it
       return "guest stack overflow: " + spec::describe(r.fault) + where + after + ", sp " + hex(sp) + " below the stack [" +
              hex(bottom) + ", " + hex(top) + ") of " + std::to_string((top - bottom) >> 10) +
              " KiB (give the guest more: zkrv_add_guest's STACK_SIZE, or -Wl,--defsym=ZKRV_STACK_SIZE=...)";

@@ -92,7 +92,8 @@ CLI::App* add_prove(CLI::App& app, ProveArgs& a) {
   auto* p = app.add_subcommand("prove", "Execute a guest, check its trace against the constraint spec, and prove it");
   p->add_option("PROGRAM", a.program, "guest ELF (RV64IM, static, ET_EXEC)")->required();
   p->add_option("--input", a.input, "private input: a file, - for stdin, a pipe, a FIFO or a device (read to its end)");
-  p->add_option("-o,--output,--out", a.out, "proof file (default: PROGRAM's name with .proof, in the current folder; - is stdout, the summary then on stderr)");
+  p->add_option("-o,--output,--out", a.out, "proof file (default: PROGRAM's name with .proof, in the current folder; - is stdout, "
+                                          "the summary then on stderr)");
   p->add_option("--security", a.security, "provable: at least 100 provable bits; conjectured: at least 100 bits under "
                                           "the ethSTARK conjecture, a smaller proof")
       ->capture_default_str()->check(CLI::IsMember({"provable", "conjectured"}));
@@ -288,20 +289,20 @@ int cmd_prove_body(const ProveArgs& a) {
   }
   if (a.json) {
     std::fprintf(report, "{\"proof\":\"%s\",\"cycles\":%llu,\"exit_code\":%u,\"output_bytes\":%zu,\"heights\":{%s},"
-                "\"proof_bytes\":%zu,\"provable_bits\":%.1f,\"conjectured_bits\":%.1f,\"security\":\"%s\","
-                "\"wall_s\":%.3f,\"cycles_per_s\":%.1f,\"peak_rss_mb\":%.1f,\"prover\":\"%s\",\"lde\":\"%s\"}\n",
-                out.c_str(), static_cast<unsigned long long>(cycles), proof.statement.exit_code,
-                proof.statement.output.size(), heights_json.str().c_str(), bytes.size(), sec.provable_bits,
-                sec.conjectured_bits, a.security.c_str(), wall, static_cast<double>(cycles) / wall, peak_rss_mb(),
-                a.prover.c_str(), !optimized ? "" : hold ? "hold" : "stream");
+                         "\"proof_bytes\":%zu,\"provable_bits\":%.1f,\"conjectured_bits\":%.1f,\"security\":\"%s\","
+                         "\"wall_s\":%.3f,\"cycles_per_s\":%.1f,\"peak_rss_mb\":%.1f,\"prover\":\"%s\",\"lde\":\"%s\"}\n",
+                         out.c_str(), static_cast<unsigned long long>(cycles), proof.statement.exit_code,
+                         proof.statement.output.size(), heights_json.str().c_str(), bytes.size(), sec.provable_bits,
+                         sec.conjectured_bits, a.security.c_str(), wall, static_cast<double>(cycles) / wall, peak_rss_mb(),
+                         a.prover.c_str(), !optimized ? "" : hold ? "hold" : "stream");
   } else {
     std::fprintf(report, "proved %s: %llu cycles, exit code %u, %zu output bytes\n", a.program.c_str(),
-                static_cast<unsigned long long>(cycles), proof.statement.exit_code, proof.statement.output.size());
+                         static_cast<unsigned long long>(cycles), proof.statement.exit_code, proof.statement.output.size());
     std::fprintf(report, "tables: %s\n", heights.str().c_str());
     std::fprintf(report, "proof: %s, %zu bytes; %s security: %.1f provable bits, %.1f conjectured bits\n", out.c_str(),
-                bytes.size(), a.security.c_str(), sec.provable_bits, sec.conjectured_bits);
+                         bytes.size(), a.security.c_str(), sec.provable_bits, sec.conjectured_bits);
     std::fprintf(report, "time: %.2f s (%.0f cycles/s); peak memory %.0f MB\n", wall, static_cast<double>(cycles) / wall,
-                peak_rss_mb());
+                         peak_rss_mb());
   }
   return 0;
 }

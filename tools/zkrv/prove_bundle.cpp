@@ -176,24 +176,24 @@ int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& o
   const spec::BundleStatement& st = bundle.statement;
   if (a.json) {
     std::fprintf(report, "{\"proof\":\"%s\",\"cycles\":%llu,\"exit_code\":%u,\"output_bytes\":%zu,\"segments\":%zu,"
-                "\"segment_cycles\":%llu,\"proof_bytes\":%zu,\"provable_bits\":%.1f,\"conjectured_bits\":%.1f,"
-                "\"security\":\"%s\",\"queries\":%u,\"wall_s\":%.3f,\"cycles_per_s\":%.1f,\"peak_rss_mb\":%.1f,"
-                "\"prover\":\"%s\"}\n",
-                out.c_str(), static_cast<unsigned long long>(run.cycles), st.exit_code, st.output.size(), st.segments(),
-                static_cast<unsigned long long>(a.segment_cycles), static_cast<size_t>(bytes), sec.provable_bits, sec.conjectured_bits,
-                a.security.c_str(), bundle.options.num_queries, wall, static_cast<double>(run.cycles) / wall, peak_rss_mb(),
-                a.prover.c_str());
+                         "\"segment_cycles\":%llu,\"proof_bytes\":%zu,\"provable_bits\":%.1f,\"conjectured_bits\":%.1f,"
+                         "\"security\":\"%s\",\"queries\":%u,\"wall_s\":%.3f,\"cycles_per_s\":%.1f,\"peak_rss_mb\":%.1f,"
+                         "\"prover\":\"%s\"}\n",
+                         out.c_str(), static_cast<unsigned long long>(run.cycles), st.exit_code, st.output.size(), st.segments(),
+                         static_cast<unsigned long long>(a.segment_cycles), static_cast<size_t>(bytes), sec.provable_bits, sec.conjectured_bits,
+                         a.security.c_str(), bundle.options.num_queries, wall, static_cast<double>(run.cycles) / wall, peak_rss_mb(),
+                         a.prover.c_str());
   } else {
     std::fprintf(report, "proved %s: %llu cycles, exit code %u, %zu output bytes\n", a.program.c_str(),
-                static_cast<unsigned long long>(run.cycles), st.exit_code, st.output.size());
+                         static_cast<unsigned long long>(run.cycles), st.exit_code, st.output.size());
     std::fprintf(report, "segments: %zu of 2^%u cycles\n", st.segments(), k);
     std::fprintf(report, "bundle: %s, %zu bytes; %s security: %.1f provable bits, %.1f conjectured bits\n", out.c_str(),
-                static_cast<size_t>(bytes), a.security.c_str(), sec.provable_bits, sec.conjectured_bits);
+                         static_cast<size_t>(bytes), a.security.c_str(), sec.provable_bits, sec.conjectured_bits);
     if (bundle.options.num_queries != options.num_queries)
       std::fprintf(report, "queries: %u (the preset's %u raised for the union bound over %zu segments)\n", bundle.options.num_queries,
-                  options.num_queries, st.segments());
+                           options.num_queries, st.segments());
     std::fprintf(report, "time: %.2f s (%.0f cycles/s); peak memory %.0f MB\n", wall, static_cast<double>(run.cycles) / wall,
-                peak_rss_mb());
+                         peak_rss_mb());
   }
   return 0;
 }
