@@ -224,8 +224,11 @@ function(zkrv_add_guest name)
       list(APPEND deps ${cxx_libs})
       set(objs ${ZKRV_LIBGCC_DIR}/crtbegin.o ${objs})
     endif()
-    set(libs -Wl,-u,_start -Wl,--start-group ${alloc} ${sdk} ${cxx_libs} ${ZKRV_PICOLIBC_DIR}/lib/rv64im/lp64/libc.a
-             ${ZKRV_LIBGCC_DIR}/libgcc.a -Wl,--end-group)
+    # -u: the SDK's word-at-a-time memory routines (sdk/memory.c) win over picolibc's with any
+    # linker and link order (lld would take them anyway: the SDK comes first).
+    set(libs -Wl,-u,_start -Wl,-u,memcpy,-u,memmove,-u,memset,-u,memcmp,-u,strlen,-u,strcmp -Wl,--start-group
+             ${alloc} ${sdk} ${cxx_libs} ${ZKRV_PICOLIBC_DIR}/lib/rv64im/lp64/libc.a ${ZKRV_LIBGCC_DIR}/libgcc.a
+             -Wl,--end-group)
     if(stdcxx)
       list(APPEND libs ${ZKRV_LIBGCC_DIR}/crtend.o)
     endif()
