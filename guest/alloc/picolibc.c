@@ -1,7 +1,15 @@
 /* The `picolibc` allocator: picolibc's own malloc (reuses freed memory; calloc zeroes) on top
- * of this sbrk over [_heap_start, _heap_end). Exhaustion returns (void*)-1 and malloc NULL. */
+ * of this sbrk over [_heap_start, _heap_end). Exhaustion returns (void*)-1 and malloc NULL.
+ *
+ * picolibc's malloc clears every block it returns, fresh or reused. guest/CMakeLists.txt links
+ * a copy of it whose memset call is zkrv_malloc_clear below: memory that malloc has never
+ * handed out was never written (only its chunk headers, which lie outside the blocks they head
+ * when written), so it reads 0 (isa:mem:zero_fill) and is not cleared again; a block that
+ * reuses memory handed out before is cleared as picolibc clears it. Exhausting a 4 GiB heap in
+ * 1 MiB blocks then costs about 100 cycles a block instead of a memset of the whole heap. */
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "heap.h"
@@ -19,4 +27,18 @@ void* sbrk(ptrdiff_t incr) {
   char* old = brk_cursor;
   brk_cursor += incr;
   return old;
+}
+
+/* Every heap byte at or above this has never been inside a block malloc returned. The margin
+ * past a block's end covers the header malloc writes when it splits off the rest of a chunk. */
+static uintptr_t never_handed_out;
+#define HEADER_MARGIN 64
+
+void* zkrv_malloc_clear(void* p, int c, size_t n) {
+  const uintptr_t a = (uintptr_t)p, e = a + n;
+  if (!never_handed_out) never_handed_out = (uintptr_t)zkrv_heap_start_word;
+  if (c != 0 || a < (uintptr_t)zkrv_heap_start_word) return memset(p, c, n);
+  if (a < never_handed_out) memset(p, 0, (e < never_handed_out ? e : never_handed_out) - a);
+  if (e + HEADER_MARGIN > never_handed_out) never_handed_out = e + HEADER_MARGIN;
+  return p;
 }
