@@ -231,6 +231,33 @@ TEST_F(Cli, AStoppedRunSaysWhereAndWhatToDo) {
                       "(the limit: --max-cycles 50; raise it to run longer)\n");
 }
 
+// check and prove say in --help what this machine takes (here: ZKRV_MEMORY_BYTES, 1 GB), and
+// check refuses a run longer than it can hold, at that length (exit 71), instead of running out of
+// memory; a lower --max-cycles is the cycle limit as before.
+TEST_F(Cli, CheckAndProveSayWhatThisMachineTakes) {
+  const std::string takes = "Here (ZKRV_MEMORY_BYTES is 1.0 GB): check takes runs of up to 2^18 cycles (it holds the whole "
+                            "trace, about 3.5 KB a\ncycle; 2^16 with --reference, --spec or --segment-cycles); prove takes "
+                            "runs of any length up to\n--max-cycles, one segment at a time, in segments of up to 2^16 "
+                            "cycles (--segment-cycles).";
+  for (const std::string sub : {"check", "prove"}) {
+    const auto h = bash("ZKRV_MEMORY_BYTES=1e9 $Z " + sub + " --help");
+    EXPECT_EQ(h.code, 0);
+    EXPECT_NE(h.out.find(takes), std::string::npos) << sub << ": " << h.out;
+    EXPECT_NE(zkrv(sub + " --help").out.find("check takes runs of up to 2^"), std::string::npos) << sub;
+  }
+  using namespace testing::rv;
+  const std::string loop = file("forever.elf", testing::simple_elf({b(0, 0, 0, 0)}));
+  const auto r = bash("ZKRV_MEMORY_BYTES=1e8 $Z check -q " + loop);
+  EXPECT_EQ(r.code, cli::kOutOfMemory) << r.err;
+  EXPECT_EQ(r.err, "zkrv: error: the run goes on past 16384 cycles, and check holds its whole trace (about 3.5 KB a cycle): "
+                   "ZKRV_MEMORY_BYTES is 0.1 GB, room for 2^14 cycles; zkrv prove takes runs of any length\n");
+  const auto ref = bash("ZKRV_MEMORY_BYTES=1e8 $Z check -q --reference " + loop);
+  EXPECT_EQ(ref.code, cli::kOutOfMemory) << ref.err;
+  EXPECT_NE(ref.err.find("the run goes on past 4096 cycles"), std::string::npos) << ref.err;
+  const auto lower = bash("ZKRV_MEMORY_BYTES=1e8 $Z check -q --max-cycles 1000 " + loop);
+  EXPECT_EQ(lower.code, cli::fault_exit_code(spec::FaultKind::kCycleLimit)) << lower.err;
+}
+
 TEST_F(Cli, BadOptionsAreUsageErrors) {
   auto r = zkrv("run");
   EXPECT_EQ(r.code, cli::kUsage);

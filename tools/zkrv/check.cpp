@@ -1,6 +1,7 @@
 // zkrv check: execute a guest, build its AIR tables and check every constraint and bus of the
 // constraint spec (no proof); with --reference or --spec, or to explain a failure, the reference
 // evaluator checks them and the spec's own expressions are checked to agree with it.
+#include <algorithm>
 #include <bit>
 #include <iostream>
 #include <optional>
@@ -22,7 +23,8 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
                                           "constraint spec (no proof)");
   chk->add_option("PROGRAM", a.program, "guest ELF (RV64IM, static, ET_EXEC)")->required();
   chk->add_option("--input", a.input, "private input: a file, - for stdin, a pipe, a FIFO or a device (read to its end)");
-  chk->add_option("--max-cycles", a.max_cycles, "refuse runs longer than N cycles (the trace is kept in memory)")
+  chk->add_option("--max-cycles", a.max_cycles, "refuse runs longer than N cycles (the trace is kept in memory: a run "
+                                                 "longer than this machine holds is refused at that length, below)")
       ->capture_default_str()->check(uint_range(1, kMaxU64));
   chk->add_option("--random-seed", a.seed, "seed of zkvm_random_u64")->capture_default_str()->check(uint_range(0, kMaxU64));
   chk->add_option("--spec", a.spec_dir, "check against the constraint spec in this folder (like spec/tables) instead "
@@ -38,7 +40,7 @@ CLI::App* add_check(CLI::App& app, CheckArgs& a) {
   chk->footer("Prints \"N constraints on M rows in K tables hold; B buses balance\", or FAIL and the first failing\n"
               "constraint (spec ID, table, row, values) or unbalanced bus (its unmatched tuples). Exit code: 0 all hold,\n"
               "1 a constraint or bus fails, 101-107 the guest faulted, 64-66 usage and file errors, 70 internal error,\n"
-              "71 out of memory (the table: zkrv --help).");
+              "71 out of memory or a run longer than this machine holds (the table: zkrv --help).\n" + capacity_text());
   return chk;
 }
 
@@ -54,8 +56,27 @@ int cmd_check(const CheckArgs& a) {
   Guest g;
   if (int err = load_guest(a.program, a.input, spec::kDefaultMaxInputBytes, g); err != 0) return err;
   spec::ExecOptions opt;
-  opt.max_cycles = a.max_cycles;
   opt.random_seed = a.seed;
+  // Refuse before the work: check holds the whole trace, so a run stops at what this machine
+  // holds (or --max-cycles, if lower) instead of running out of memory.
+  const bool reference_path = a.reference || !a.spec_dir.empty() || a.segment_cycles;
+  const auto cap = [&](double per_cycle) {
+    opt.max_cycles = std::min(a.max_cycles, uint64_t{1} << check_capacity_log(per_cycle));
+  };
+  const auto too_long = [&](const spec::ExecResult& r, double per_cycle) {
+    return r.status != spec::ExitStatus::kExited && r.fault.kind == spec::FaultKind::kCycleLimit &&
+           opt.max_cycles < a.max_cycles && opt.max_cycles == uint64_t{1} << check_capacity_log(per_cycle);
+  };
+  const auto refuse = [&](double per_cycle) {
+    const Memory m = memory_here();
+    char buf[300];
+    std::snprintf(buf, sizeof buf, "the run goes on past %llu cycles, and check holds its whole trace (about %.1f KB a cycle): "
+                  "%s %.1f GB, room for 2^%u cycles; zkrv prove takes runs of any length",
+                  static_cast<unsigned long long>(opt.max_cycles), per_cycle / 1024, m.what.c_str(), m.bytes / 1e9,
+                  check_capacity_log(per_cycle));
+    return fail(cli::kOutOfMemory, buf);
+  };
+  cap(reference_path ? kCheckReferenceBytesPerCycle : kCheckBytesPerCycle);
   if (a.segment_cycles) {  // spec: protocol:segments:* — the segment AIR on the run's segments
     const unsigned k = static_cast<unsigned>(std::countr_zero(*a.segment_cycles));
     cli::progress("executing " + a.program + " and cutting it into segments of 2^" + std::to_string(k) + " cycles ...");
@@ -63,6 +84,7 @@ int cmd_check(const CheckArgs& a) {
     std::vector<spec::StepRecord> steps;
     spec::attach(planner, opt, [&](std::span<const spec::StepRecord> c) { steps.insert(steps.end(), c.begin(), c.end()); });
     auto r = opt::execute(g.image, g.input, opt);
+    if (too_long(r, kCheckReferenceBytesPerCycle)) return refuse(kCheckReferenceBytesPerCycle);
     if (r.status != spec::ExitStatus::kExited)
       return fail(cli::fault_exit_code(r.fault.kind),
                   "only runs that exit can be checked: " + stopped_line(g, r, a.max_cycles));
@@ -88,6 +110,7 @@ int cmd_check(const CheckArgs& a) {
   if (fast) {  // the fast executor straight into column-major tables, and the generated evaluator
     cli::progress("executing " + a.program + " and building the tables ...");
     const auto built = opt::trace::build_trace(g.image, g.input, opt);
+    if (too_long(built.run, kCheckBytesPerCycle)) return refuse(kCheckBytesPerCycle);
     if (built.run.status != spec::ExitStatus::kExited)
       return fail(cli::fault_exit_code(built.run.fault.kind),
                   "only runs that exit can be checked: " + stopped_line(g, built.run, a.max_cycles));
@@ -107,7 +130,15 @@ int cmd_check(const CheckArgs& a) {
   // check found.
   opt.trace = true;
   if (!fast) cli::progress("executing " + a.program + " ...");
+  cap(kCheckReferenceBytesPerCycle);
   auto r = opt::execute(g.image, g.input, opt);
+  if (too_long(r, kCheckReferenceBytesPerCycle)) {
+    if (!fast) return refuse(kCheckReferenceBytesPerCycle);
+    std::cout << "FAIL: a constraint or bus fails (the generated evaluator); the run is too long for the reference "
+                 "checker to name it here (room for 2^"
+              << check_capacity_log(kCheckReferenceBytesPerCycle) << " cycles)\n";
+    return cli::kFailed;
+  }
   if (r.status != spec::ExitStatus::kExited)
     return fail(cli::fault_exit_code(r.fault.kind),
                 "only runs that exit can be checked: " + stopped_line(g, r, a.max_cycles));

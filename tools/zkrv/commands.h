@@ -58,6 +58,27 @@ int load_guest(const std::string& program, const std::string& input_path, uint64
 // stack, that the stack overflowed, its size, and STACK_SIZE.
 std::string stopped_line(const Guest& g, const spec::ExecResult& r, uint64_t max_cycles);
 
+// The memory a run may use here: the machine's physical memory, or ZKRV_MEMORY_BYTES (a number of
+// bytes) or ulimit -v where lower; `what` names which ("this machine has", ...).
+struct Memory {
+  double bytes;
+  std::string what;
+};
+Memory memory_here();
+// What this machine takes. check holds a run's whole trace: about kCheckBytesPerCycle per cycle
+// of its tables (padded to a power of two; 2.3 KB measured at 2^18 and 2^21), and
+// kCheckReferenceBytesPerCycle on the reference path (--reference, --spec, --segment-cycles, the
+// report of a failure: 10.6 KB measured, rows of vectors); a segment's proof about
+// kSegmentBytesPerCycle per cycle of the segment and kSegmentBaseBytes besides (prove_bundle.cpp).
+inline constexpr double kCheckBytesPerCycle = 3584, kCheckReferenceBytesPerCycle = 12288;
+inline constexpr double kSegmentBytesPerCycle = 8192, kSegmentBaseBytes = 0.3e9;
+// The largest k such that check takes runs of 2^k cycles here at that cost (at least 10).
+unsigned check_capacity_log(double bytes_per_cycle);
+// The largest segment size 2^k (kMinSegmentLog..kMaxSegmentLog) whose proof fits here, or 0.
+unsigned segment_capacity_log();
+// One paragraph for --help: what check and prove take on this machine.
+std::string capacity_text();
+
 // The generated evaluator's check of a built trace (optimized/air/check.h): true when every
 // constraint holds and every bus balances, with the reference checker's summary line. With
 // consume_rows, each table's rows are freed once its columns exist. A false answer is then

@@ -1,7 +1,12 @@
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "reference/elf/elf_loader.h"
+#include "spec/run_segments.h"
 #include "tools/common/files.h"
 #include "tools/profile/symbols.h"
 #include "tools/zkrv/commands.h"
@@ -27,6 +32,49 @@ void progress(const std::string& line) {
   if (!quiet_) std::cerr << "zkrv: " << line << "\n";
 }
 
+
+Memory memory_here() {
+  Memory m{static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE)),
+           "this machine has"};
+  if (const char* e = std::getenv("ZKRV_MEMORY_BYTES")) {  // a share of a machine (and the tests' small one)
+    char* end = nullptr;
+    const double v = std::strtod(e, &end);
+    if (end != e && *end == 0 && v > 0 && v < m.bytes) m = {v, "ZKRV_MEMORY_BYTES is"};
+  }
+  if (rlimit as{}; ::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY && static_cast<double>(as.rlim_cur) < m.bytes)
+    m = {static_cast<double>(as.rlim_cur), "the address-space limit (ulimit -v) is"};
+  return m;
+}
+
+unsigned check_capacity_log(double bytes_per_cycle) {
+  const double have = memory_here().bytes;
+  unsigned k = 10;
+  while (k < 40 && bytes_per_cycle * static_cast<double>(uint64_t{1} << (k + 1)) <= have) ++k;
+  return k;
+}
+
+unsigned segment_capacity_log() {
+  const double have = memory_here().bytes;
+  unsigned k = 0;
+  for (unsigned j = spec::kMinSegmentLog; j <= spec::kMaxSegmentLog; ++j)
+    if (kSegmentBytesPerCycle * static_cast<double>(uint64_t{1} << j) + kSegmentBaseBytes <= have) k = j;
+  return k;
+}
+
+std::string capacity_text() {
+  const Memory m = memory_here();
+  char buf[500];
+  const unsigned seg = segment_capacity_log();
+  std::snprintf(buf, sizeof buf,
+                "Here (%s %.1f GB): check takes runs of up to 2^%u cycles (it holds the whole trace, about %.1f KB a\n"
+                "cycle; 2^%u with --reference, --spec or --segment-cycles); prove takes runs of any length up to\n"
+                "--max-cycles, one segment at a time, %s.",
+                m.what.c_str(), m.bytes / 1e9, check_capacity_log(kCheckBytesPerCycle), kCheckBytesPerCycle / 1024,
+                check_capacity_log(kCheckReferenceBytesPerCycle),
+                seg ? ("in segments of up to 2^" + std::to_string(seg) + " cycles (--segment-cycles)").c_str()
+                    : "but no segment fits in this memory");
+  return buf;
+}
 
 int load_guest(const std::string& program, const std::string& input_path, uint64_t max_input, Guest& out) {
   using namespace zkrv;

@@ -1,7 +1,7 @@
 // zkrv prove: execute a guest, check its trace against the spec, prove it with the reference
 // or the optimized prover, write the proof atomically, and print a summary.
+
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -132,7 +132,7 @@ CLI::App* add_prove(CLI::App& app, ProveArgs& a) {
             "proved, 1 the run does not satisfy the constraint spec (first failing spec ID), 101-107 the guest\n"
             "faulted or hit the cycle limit, 64-66 usage and file errors, 70 internal error, 71 out of memory or the run\n"
             "needs more memory to prove than this machine (or ulimit -v) gives, checked before proving\n"
-            "(the table: zkrv --help).");
+            "(the table: zkrv --help).\n" + capacity_text());
   return p;
 }
 
@@ -248,11 +248,7 @@ int cmd_prove_body(const ProveArgs& a) {
     // The optimized prover holds the LDE when that needs at most half of what there is (--lde auto)
     const double full = estimated_prove_bytes(table_heights, options.log_blowup),
                  lean = estimated_optimized_prove_bytes(table_heights, options.log_blowup);
-    double have = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
-    std::string what = "this machine has";
-    if (rlimit as{}; ::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY &&
-        static_cast<double>(as.rlim_cur) < have)
-      have = static_cast<double>(as.rlim_cur), what = "the address-space limit (ulimit -v) is";
+    const auto [have, what] = memory_here();
     // Holding pays only for short runs: since the DEEP codeword and the openings stopped reading
     // the LDE, streaming was as fast from 2^18 rows up (sha256 at 2^19: 34.8 s streamed, 35.1 s
     // held, 2.5x the memory), while at 2^16 holding was 15% faster.

@@ -7,8 +7,8 @@
 // to the output's temporary file as it is made: its memory is one segment's plus the run's touched
 // bytes, whatever the run's length. The reference prover (small runs) takes
 // them from the reference segment builder, cut from the whole run's trace, all at once.
+
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -64,11 +64,9 @@ int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& o
   {  // refuse before the work: one segment's proof at its largest, and the run's touched bytes.
      // 8 KB per cycle of a segment: sha256_chain's 2^20-cycle segments peaked at 6.7 GB (6.4 KB per
      // cycle; an ALU-heavy run fills the alu and mul tables), quicksort's 2^16 at 458 MB.
-    const double need = 8192.0 * static_cast<double>(uint64_t{1} << k) + 6.0 * static_cast<double>(plan.memory->count()) +
-                        0.3e9;
-    double have = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
-    if (rlimit as{}; ::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY && static_cast<double>(as.rlim_cur) < have)
-      have = static_cast<double>(as.rlim_cur);
+    const double need = kSegmentBytesPerCycle * static_cast<double>(uint64_t{1} << k) +
+                        6.0 * static_cast<double>(plan.memory->count()) + kSegmentBaseBytes;
+    const double have = memory_here().bytes;
     char buf[160];
     if (optimized && need > have) {
       std::snprintf(buf, sizeof buf, "a segment of 2^%u cycles needs about %.1f GB to prove; there is %.1f GB (try a "
