@@ -1,10 +1,17 @@
 # Guest SDK build rules (clang + lld for riscv64im, picolibc).
 #
-#   zkrv_add_guest(NAME SOURCES src... [ALLOCATOR bump|picolibc|arena] [OUTPUT_DIR dir]
-#                  [HEAP_SIZE bytes] [STACK_SIZE bytes] [INPUT_SIZE bytes]
-#                  [COMPILE_OPTIONS opt...] [INCLUDE_DIRS dir...] [LINK_OPTIONS opt...]
-#                  [LINKER_SCRIPT file] [NO_RUNTIME] [EXCEPTIONS] [TARGET t])
-# builds NAME.elf. The SDK (libzkrv_guest.a), the chosen allocator (default bump), picolibc
+#   zkrv_add_guest(NAME SOURCES src... [THIRD_PARTY_SOURCES src...] [ALLOCATOR bump|picolibc|arena]
+#                  [OUTPUT_DIR dir] [HEAP_SIZE bytes] [STACK_SIZE bytes] [INPUT_SIZE bytes]
+#                  [OPTIMIZE 0|1|2|3|s|z|g] [COMPILE_OPTIONS opt...] [COMPILE_DEFINITIONS def...]
+#                  [INCLUDE_DIRS dir...] [LINK_OPTIONS opt...] [LINKER_SCRIPT file] [NO_RUNTIME]
+#                  [EXCEPTIONS] [TARGET t])
+# builds NAME.elf, target t (default guest_NAME). Sources are GNU C17 / GNU C++20 (the compilers'
+# defaults) at -O2 -g, or OPTIMIZE, or by CMAKE_BUILD_TYPE (zkrv_guest_optimize_flag below);
+# SOURCES with -Wall, THIRD_PARTY_SOURCES (a library's code) without it. The target's
+# COMPILE_OPTIONS and COMPILE_DEFINITIONS properties apply to every source, after the arguments:
+# set them with set_property(TARGET guest_NAME APPEND PROPERTY COMPILE_OPTIONS ...) (CMake's
+# target_compile_options refuses a custom target, which a guest must be: CMake's compiler is the
+# host's). The SDK (libzkrv_guest.a), the chosen allocator (default bump), picolibc
 # and libgcc are linked unless NO_RUNTIME is given (freestanding assembly tests). A guest with
 # C++ sources also links the C++ standard library (when there is one, see below), keeps its
 # exception tables (.eh_frame, registered by gcc's crtbegin.o) so that an exception nothing
@@ -27,9 +34,13 @@ find_program(ZKRV_GUEST_AR NAMES llvm-ar llvm-ar-14 REQUIRED)
 
 set(ZKRV_GUEST_ARCH_FLAGS --target=riscv64-unknown-elf -march=rv64im -mabi=lp64 -mcmodel=medany
     CACHE INTERNAL "guest target flags")
-set(ZKRV_GUEST_CFLAGS ${ZKRV_GUEST_ARCH_FLAGS} -O2 -g -ffunction-sections -fdata-sections
-    -ftls-model=local-exec -Wall CACHE INTERNAL "guest compile flags")
-set(ZKRV_GUEST_CXXFLAGS -std=c++20 -fno-exceptions -fno-rtti -fno-threadsafe-statics CACHE INTERNAL "")
+# Every guest object: the target, debug info, a section per function and object (for
+# --gc-sections) and local-exec TLS. The optimization level and the warnings come per source
+# (zkrv_guest_compile); the dialects are the compilers' own defaults, GNU C17 and GNU C++20.
+set(ZKRV_GUEST_CFLAGS ${ZKRV_GUEST_ARCH_FLAGS} -g -ffunction-sections -fdata-sections -ftls-model=local-exec
+    CACHE INTERNAL "guest compile flags")
+set(ZKRV_GUEST_CXXFLAGS -std=gnu++20 -fno-exceptions -fno-rtti -fno-threadsafe-statics CACHE INTERNAL "")
+set(ZKRV_GUEST_WARNINGS -Wall CACHE INTERNAL "warnings for a guest's own sources (not THIRD_PARTY_SOURCES)")
 
 # The C++ standard library: libstdc++ 12.2.0 for rv64im/lp64 against picolibc, built by
 # guest/stdcxx/build.sh (scripts/setup.sh runs it) into ~/.cache/zkrv, or the copy an installed
@@ -90,31 +101,69 @@ else()
   endif()
 endif()
 
-# Compiles one guest source to an object; returns its path in OUT_VAR.
+# The optimization flag of a guest: OPTIMIZE if given (0, 1, 2, 3, s, z or g), else the
+# variable ZKRV_GUEST_OPTIMIZE, else from CMAKE_BUILD_TYPE: Debug -O0, MinSizeRel -Os, anything
+# else (Release, RelWithDebInfo, none) -O2. NDEBUG is never added: a guest's assert() is part of
+# what it proves (define it with COMPILE_DEFINITIONS NDEBUG to drop them).
+function(zkrv_guest_optimize_flag guest value out_var)
+  if("${value}" STREQUAL "" AND DEFINED ZKRV_GUEST_OPTIMIZE)
+    set(value ${ZKRV_GUEST_OPTIMIZE})
+  endif()
+  if("${value}" STREQUAL "")
+    if(CMAKE_BUILD_TYPE STREQUAL "Debug")
+      set(value 0)
+    elseif(CMAKE_BUILD_TYPE STREQUAL "MinSizeRel")
+      set(value s)
+    else()
+      set(value 2)
+    endif()
+  endif()
+  if(NOT value MATCHES "^[0123szg]$")
+    message(FATAL_ERROR "zkrv_add_guest(${guest}): OPTIMIZE must be 0, 1, 2, 3, s, z or g, not '${value}'")
+  endif()
+  set(${out_var} -O${value} PARENT_SCOPE)
+endfunction()
+
+# zkrv_guest_compile(src out_dir include_dirs extra_flags out_var [TARGET t] [NO_WARNINGS]
+#                    [OPTIMIZE flag]): compiles one guest source to an object; returns its path in
+# OUT_VAR. With TARGET, the target's COMPILE_OPTIONS and COMPILE_DEFINITIONS properties (set with
+# set_property, at any point of the configuration) come last. OPTIMIZE: the flag (default -O2).
 function(zkrv_guest_compile src out_dir include_dirs extra_flags out_var)
+  cmake_parse_arguments(C "NO_WARNINGS" "TARGET;OPTIMIZE" "" ${ARGN})
   get_filename_component(abs ${src} ABSOLUTE)
   get_filename_component(name ${src} NAME)
-  string(MD5 tag "${abs}${extra_flags}")
-  string(SUBSTRING ${tag} 0 8 tag)
-  set(obj ${out_dir}/${name}.${tag}.o)
-  set(flags ${ZKRV_GUEST_CFLAGS})
+  if(NOT C_OPTIMIZE)
+    set(C_OPTIMIZE -O2)
+  endif()
+  set(flags ${ZKRV_GUEST_CFLAGS} ${C_OPTIMIZE})
+  if(NOT C_NO_WARNINGS)
+    list(APPEND flags ${ZKRV_GUEST_WARNINGS})
+  endif()
   if(abs MATCHES "\\.(cpp|cc|cxx)$")
     # the C++ headers before picolibc's: <cstdlib> and the rest #include_next theirs
     list(APPEND flags ${ZKRV_GUEST_CXXFLAGS} ${ZKRV_GUEST_STDCXX_FLAGS})
   elseif(abs MATCHES "\\.c$")
-    list(APPEND flags -std=c17)
+    list(APPEND flags -std=gnu17)
   endif()
   list(APPEND flags -isystem ${ZKRV_PICOLIBC_DIR}/include)
   set(incs)
   foreach(d ${include_dirs})
     list(APPEND incs -I${d})
   endforeach()
+  set(props)
+  if(C_TARGET)
+    set(defs "$<TARGET_PROPERTY:${C_TARGET},COMPILE_DEFINITIONS>")
+    set(props "$<TARGET_PROPERTY:${C_TARGET},COMPILE_OPTIONS>" "$<$<BOOL:${defs}>:-D$<JOIN:${defs},$<SEMICOLON>-D>>")
+  endif()
+  string(MD5 tag "${abs}${flags}${extra_flags}${C_TARGET}")
+  string(SUBSTRING ${tag} 0 8 tag)
+  set(obj ${out_dir}/${name}.${tag}.o)
   # Ninja creates an output's folder itself; Unix Makefiles does not.
   add_custom_command(OUTPUT ${obj}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${out_dir}
-    COMMAND ${ZKRV_GUEST_CLANG} ${flags} ${extra_flags} ${incs} -MD -MF ${obj}.d -c ${abs} -o ${obj}
+    COMMAND ${ZKRV_GUEST_CLANG} ${flags} ${extra_flags} ${props} ${incs} -MD -MF ${obj}.d -c ${abs} -o ${obj}
     DEPENDS ${abs} DEPFILE ${obj}.d
-    COMMENT "guest cc ${name}" VERBATIM)
+    COMMENT "guest cc ${name}" VERBATIM COMMAND_EXPAND_LISTS)
   set(${out_var} ${obj} PARENT_SCOPE)
 endfunction()
 
@@ -159,8 +208,13 @@ function(zkrv_guest_size guest what value out_var)
 endfunction()
 
 function(zkrv_add_guest name)
-  cmake_parse_arguments(G "NO_RUNTIME;EXCEPTIONS" "LINKER_SCRIPT;OUTPUT_DIR;TARGET;ALLOCATOR;HEAP_SIZE;STACK_SIZE;INPUT_SIZE"
-                        "SOURCES;LINK_OPTIONS;INCLUDE_DIRS;COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(G "NO_RUNTIME;EXCEPTIONS"
+                        "LINKER_SCRIPT;OUTPUT_DIR;TARGET;ALLOCATOR;HEAP_SIZE;STACK_SIZE;INPUT_SIZE;OPTIMIZE"
+                        "SOURCES;THIRD_PARTY_SOURCES;LINK_OPTIONS;INCLUDE_DIRS;COMPILE_OPTIONS;COMPILE_DEFINITIONS" ${ARGN})
+  zkrv_guest_optimize_flag(${name} "${G_OPTIMIZE}" optimize)
+  foreach(d ${G_COMPILE_DEFINITIONS})
+    list(APPEND G_COMPILE_OPTIONS -D${d})
+  endforeach()
   foreach(region HEAP STACK INPUT)
     if(DEFINED G_${region}_SIZE)
       zkrv_guest_size(${name} ${region}_SIZE "${G_${region}_SIZE}" bytes)
@@ -171,7 +225,7 @@ function(zkrv_add_guest name)
     set(G_TARGET guest_${name})
   endif()
   set(cxx OFF)
-  foreach(s ${G_SOURCES})
+  foreach(s ${G_SOURCES} ${G_THIRD_PARTY_SOURCES})
     if(s MATCHES "\\.(cpp|cc|cxx)$")
       set(cxx ON)
     endif()
@@ -207,9 +261,18 @@ function(zkrv_add_guest name)
   set(incs ${ZKRV_GUEST_INCLUDE_DIRS} ${G_INCLUDE_DIRS})
   set(objs)
   foreach(s ${G_SOURCES})
-    zkrv_guest_compile(${s} ${G_OUTPUT_DIR}/obj_${name} "${incs}" "${G_COMPILE_OPTIONS}" obj)
+    zkrv_guest_compile(${s} ${G_OUTPUT_DIR}/obj_${name} "${incs}" "${G_COMPILE_OPTIONS}" obj TARGET ${G_TARGET}
+                       OPTIMIZE ${optimize})
     list(APPEND objs ${obj})
   endforeach()
+  foreach(s ${G_THIRD_PARTY_SOURCES})
+    zkrv_guest_compile(${s} ${G_OUTPUT_DIR}/obj_${name} "${incs}" "${G_COMPILE_OPTIONS}" obj TARGET ${G_TARGET}
+                       OPTIMIZE ${optimize} NO_WARNINGS)
+    list(APPEND objs ${obj})
+  endforeach()
+  if(NOT objs)
+    message(FATAL_ERROR "zkrv_add_guest(${name}): no SOURCES or THIRD_PARTY_SOURCES")
+  endif()
   set(out ${G_OUTPUT_DIR}/${name}.elf)
   set(libs)
   set(deps ${objs} ${G_LINKER_SCRIPT})
