@@ -17,6 +17,7 @@ extern "C" {
 #define ZKVM_EXIT_ASSERT 135            /* a failed assert(): message on the debug log first */
 #define ZKVM_EXIT_OUT_OF_MEMORY 136     /* operator new (or another must-not-fail allocation) failed */
 #define ZKVM_EXIT_INPUT_TOO_LARGE 137   /* the private input does not fit the input region */
+#define ZKVM_EXIT_INPUT_TOO_SHORT 138   /* typed input (zkvm_typed.h) ended before the value read */
 
 /* Host randomness: a CSPRNG per run on the zkrv host (replayable with zkrv run --random-seed);
  * a software generator elsewhere. A standard guest's output and exit code must not depend on it. */

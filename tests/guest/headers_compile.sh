@@ -5,7 +5,7 @@ set -euo pipefail
 inc="$1"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-headers=(zkvm.h zkvm_io.h zkvm_accelerators.h zkvm_arena.h zkvm_alloc_core.h)
+headers=(zkvm.h zkvm_io.h zkvm_accelerators.h zkvm_arena.h zkvm_alloc_core.h zkvm_typed.h)
 {
   for h in "${headers[@]}"; do echo "#include \"$h\""; done
   echo 'int zkvm_headers_probe(void) { zkvm_bytes_32 b; (void)b; return (int)sizeof(zkvm_bytes_32) + ZKVM_EOK; }'
@@ -22,6 +22,15 @@ done
 for cxx in g++ clang++; do
   for std in c++11 c++17; do
     $cxx -std=$std -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/probe.cpp"
+    checked=$((checked + 1))
+  done
+done
+# the C++ typed IO header (if constexpr: C++17 and later)
+echo '#include "zkvm_typed.hpp"
+int probe() { zkvm::Writer w; w.put(1u).put(std::string("a")).put(std::vector<int>{1}); zkvm::Reader r(w.data()); unsigned v; return r.get(v) ? 0 : 1; }' > "$tmp/typed.cpp"
+for cxx in g++ clang++; do
+  for std in c++17 c++20; do
+    $cxx -std=$std -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/typed.cpp"
     checked=$((checked + 1))
   done
 done

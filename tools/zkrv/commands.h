@@ -153,6 +153,12 @@ struct SecurityArgs {
   bool json = false;
 };
 CLI::App* add_security(CLI::App& app, SecurityArgs& a);
+struct InputArgs {
+  std::vector<std::string> values;
+  std::string out = "-";
+};
+CLI::App* add_input(CLI::App& app, InputArgs& a);
+int cmd_input(const InputArgs& a);
 int cmd_security(const SecurityArgs& a);
 // The options, the shape and every term of both figures as JSON members (no braces around them).
 std::string security_json(const spec::StarkOptions& o, const spec::SecurityShape& sh, const spec::StarkSecurity& s);

@@ -1,7 +1,8 @@
 // zkrv — command-line front end: `zkrv run` executes a guest ELF (run.cpp), `zkrv profile`
 // attributes its cycles (profile.cpp), `zkrv check` checks its trace against the constraint spec
 // (check.cpp), `zkrv prove` and `zkrv verify` (prove.cpp, verify.cpp) make and check a proof,
-// `zkrv security` prints a preset's security figures (security.cpp).
+// `zkrv security` prints a preset's security figures (security.cpp), `zkrv input` builds a typed
+// private input (input.cpp).
 // main wires the subcommands to the app, runs the one chosen and turns what escapes into an exit
 // code.
 
@@ -32,6 +33,8 @@ int main(int argc, char** argv) {
   auto* ver = zkrv::cli::add_verify(app, va);
   zkrv::cli::SecurityArgs sa;
   auto* sec = zkrv::cli::add_security(app, sa);
+  zkrv::cli::InputArgs ia;
+  auto* inp = zkrv::cli::add_input(app, ia);
 
   try {
     app.parse(argc, argv);
@@ -52,6 +55,7 @@ int main(int argc, char** argv) {
     if (*prv) return zkrv::cli::cmd_prove(pra);
     if (*ver) return zkrv::cli::cmd_verify(va);
     if (*sec) return zkrv::cli::cmd_security(sa);
+    if (*inp) return zkrv::cli::cmd_input(ia);
   } catch (const std::bad_alloc&) {
     return fail(zkrv::cli::kOutOfMemory, "out of memory");
   } catch (const std::exception& e) {
