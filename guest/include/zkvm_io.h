@@ -17,7 +17,8 @@ void read_input(const uint8_t** buf, size_t* size);
 /* Appends `size` bytes to the public output; calls concatenate. Cannot fail. */
 void write_output(const uint8_t* out, size_t size);
 
-/* Writes to the debug log (outside the proven statement). printf() goes there too. */
+/* Writes to the debug log (outside the proven statement); so does stderr. stdout (printf) is the
+ * public output, after everything write_output wrote before. */
 void write_log(const uint8_t* out, size_t size);
 
 #ifdef __cplusplus

@@ -1,11 +1,12 @@
-/* zkrv guest runtime: start-up, input/output, the debug log behind printf, termination,
- * host randomness and cost scopes. Follows the eth-act zkVM standards (shared/STANDARDS.md). */
+/* zkrv guest runtime: start-up, input/output (stdout the public output, stderr the debug log,
+ * stdin the private input), termination, host randomness and cost scopes. Follows the eth-act zkVM standards (shared/STANDARDS.md). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "zkvm.h"
+#include "zkvm_typed.h"
 #include "syscall.h"
 
 /* Linker-script symbols (guest/zkrv.ld). */
@@ -54,9 +55,34 @@ static void write_all(int fd, const uint8_t* p, size_t n) {
   }
 }
 
-void write_output(const uint8_t* out, size_t size) { write_all(1, out, size); }
+/* ---- public output (fd 1): write_output, and stdout (printf, puts, std::cout) buffered ---- */
+static char out_buf[256];
+static size_t out_used;
 
-/* ---- debug log (fd 2) behind printf/puts, line-buffered ---- */
+static void out_flush(void) {
+  write_all(1, (const uint8_t*)out_buf, out_used);
+  out_used = 0;
+}
+
+void write_output(const uint8_t* out, size_t size) {
+  out_flush();  /* what printf put before comes first */
+  write_all(1, out, size);
+}
+
+static int out_putc(char c, FILE* f) {
+  (void)f;
+  out_buf[out_used++] = c;
+  if (out_used == sizeof out_buf) out_flush();
+  return (unsigned char)c;
+}
+
+static int out_flush_file(FILE* f) {
+  (void)f;
+  out_flush();
+  return 0;
+}
+
+/* ---- debug log (fd 2): write_log, and stderr line-buffered ---- */
 static char log_buf[256];
 static size_t log_used;
 
@@ -83,13 +109,25 @@ static int log_flush_file(FILE* f) {
   return 0;
 }
 
+/* stdin reads the private input, through the cursor that zkvm_typed.h and read(0, ...) share. */
+static int in_getc(FILE* f) {
+  (void)f;
+  unsigned char c;
+  return zkvm_read_raw(&c, 1) == 0 ? c : EOF;
+}
+
+/* As under Linux (and qemu-riscv64): stdout is the public output, stderr the debug log, stdin the
+ * private input. */
+static FILE zkrv_out_file = FDEV_SETUP_STREAM(out_putc, NULL, out_flush_file, _FDEV_SETUP_WRITE);
 static FILE zkrv_log_file = FDEV_SETUP_STREAM(log_putc, NULL, log_flush_file, _FDEV_SETUP_WRITE);
-FILE* const stdout = &zkrv_log_file;  /* printf is a debug channel; public output is write_output */
+static FILE zkrv_in_file = FDEV_SETUP_STREAM(NULL, in_getc, NULL, _FDEV_SETUP_READ);
+FILE* const stdout = &zkrv_out_file;
 FILE* const stderr = &zkrv_log_file;
-FILE* const stdin = NULL;
+FILE* const stdin = &zkrv_in_file;
 
 /* ---- termination ---- */
 void _exit(int code) {
+  out_flush();
   log_flush();
   zkrv_syscall3(ZKRV_SYS_EXIT, code, 0, 0);
   for (;;) {
@@ -109,8 +147,8 @@ void abort(void) {
 }
 
 void __assert_func(const char* file, int line, const char* func, const char* expr) {
-  printf("assertion \"%s\" failed: file \"%s\", line %d%s%s\n", expr, file, line, func ? ", function: " : "",
-         func ? func : "");
+  fprintf(stderr, "assertion \"%s\" failed: file \"%s\", line %d%s%s\n", expr, file, line, func ? ", function: " : "",
+          func ? func : "");
   _exit(ZKVM_EXIT_ASSERT);
   __builtin_unreachable();
 }
