@@ -1,11 +1,12 @@
 /* The `picolibc` allocator: picolibc's own malloc (reuses freed memory; calloc zeroes) on top
  * of this sbrk over [_heap_start, _heap_end). Exhaustion returns (void*)-1 and malloc NULL.
  *
- * picolibc's malloc clears every block it returns, fresh or reused. guest/CMakeLists.txt links
- * a copy of it whose memset call is zkrv_malloc_clear below: memory that malloc has never
- * handed out was never written (only its chunk headers, which lie outside the blocks they head
- * when written), so it reads 0 (isa:mem:zero_fill) and is not cleared again; a block that
- * reuses memory handed out before is cleared as picolibc clears it. Exhausting a 4 GiB heap in
+ * picolibc's malloc clears every block it returns, fresh or reused, and realloc the part by which
+ * it grows a block in place. guest/CMakeLists.txt links copies of both whose memset calls are
+ * zkrv_malloc_clear below, so that every byte they hand out passes through it: memory never
+ * handed out was never written (only chunk headers, which lie outside the blocks they head when
+ * written), so it reads 0 (isa:mem:zero_fill) and is not cleared again; memory handed out before
+ * is cleared as picolibc clears it. A guest that moves the break itself (sbrk) defeats this. Exhausting a 4 GiB heap in
  * 1 MiB blocks then costs about 100 cycles a block instead of a memset of the whole heap. */
 #include <errno.h>
 #include <stdint.h>

@@ -2,8 +2,10 @@
 //
 // Encodable types: trivially copyable ones (their bytes as they are: integers, floats, arrays and
 // structs of them, whose layout is the same for the guest and a little-endian LP64 host: no
-// pointers, no long double), std::string (its length as u32, then its bytes) and std::vector of
-// an encodable type (its size as u32, then its elements).
+// pointers, no long double; structs without padding, whose bytes would be whatever the padding
+// held; no bool or enum read from bytes nobody checked), std::string (its length as u32, then its
+// bytes; a string literal is a char array, written without a length) and std::vector of an
+// encodable type (its size as u32, then its elements). Strings and vectors hold less than 4 GiB.
 //
 //   host:  zkvm::Writer w; w.put(uint32_t{7}).put(std::string("abc")).put(points);
 //          write w.data() to a file: the guest's --input (or build it with `zkrv input`).

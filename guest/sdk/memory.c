@@ -56,7 +56,7 @@ static inline int zero_byte(word v) {
 /* Copies n >= 8 bytes upward: the first and last 8 bytes are loaded before anything is stored
  * and stored last, and each word is loaded before the word below it is stored, so that this is
  * also memmove's copy for d <= s. */
-static void copy_up(unsigned char* d, const unsigned char* s, size_t n) {
+__attribute__((no_builtin)) static void copy_up(unsigned char* d, const unsigned char* s, size_t n) {
   const word head = ldu(s), tail = ldu(s + n - 8);
   unsigned char* const d0 = d;
   const size_t k = 8 - ((uintptr_t)d & 7); /* 1..8: the head covers these; d is aligned after */
@@ -87,7 +87,7 @@ static void copy_up(unsigned char* d, const unsigned char* s, size_t n) {
 
 /* The same downward, for memmove with d > s: each word is loaded before the word above it is
  * stored. */
-static void copy_down(unsigned char* d, const unsigned char* s, size_t n) {
+__attribute__((no_builtin)) static void copy_down(unsigned char* d, const unsigned char* s, size_t n) {
   const word head = ldu(s), tail = ldu(s + n - 8);
   const size_t m = (uintptr_t)(d + n) & 7; /* the tail covers the top m bytes; d + t is aligned */
   size_t t = n - m;                         /* bytes [0, t) are left, t >= 1; the head covers [0, 8) */

@@ -145,7 +145,7 @@ TEST(TypedIo, ZkrvInputWritesTheEncoding) {
   std::filesystem::create_directories(dir);
   const auto file = (dir / "in.bin").string(), data = (dir / "data.bin").string();
   std::ofstream(data, std::ios::binary) << "xyz";
-  const std::string cmd = std::string(ZKRV_BIN) + " input u8:255 u16:0x1234 u32:7 u64:18446744073709551615 i8:-1 "
+  const std::string cmd = std::string(ZKRV_BIN) + " input u8:255 u16:0x1234 u32:007 u64:18446744073709551615 i8:-1 "
                           "i16:-300 i32:-5 i64:-9000000000 str:hello hex:00ff raw:abcd file:" + data + " raw-file:" + data +
                           " -o " + file;
   ASSERT_EQ(std::system(cmd.c_str()), 0);
@@ -157,7 +157,8 @@ TEST(TypedIo, ZkrvInputWritesTheEncoding) {
   ASSERT_TRUE(got.bytes);
   EXPECT_EQ(*got.bytes, w.data());
   for (const std::string bad : {"u8:256", "u32:-1", "i8:128", "u64:18446744073709551616", "u12:1", "hex:abc", "x:1",
-                                "nocolon", "i32:1.5", "str"}) {
+                                "nocolon", "i32:1.5", "str", "u8: 5", "u32:0x", "u32:1e3", "i32:+5", "u08:1",
+                                "i8:-129", "u16:0x10000"}) {
     const std::string c = std::string(ZKRV_BIN) + " input '" + bad + "' -o " + file + " 2>/dev/null";
     const int status = std::system(c.c_str());
     EXPECT_EQ(WEXITSTATUS(status), 64) << bad;

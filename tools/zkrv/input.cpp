@@ -2,6 +2,7 @@
 // zkvm_typed.h / zkvm_typed.hpp (little-endian integers; a byte string is its u32 length and its
 // bytes), for the guest's zkvm_read_* or zkvm::read<T>.
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
@@ -60,22 +61,28 @@ int cmd_input(const InputArgs& a) {
     const std::string kind = value.substr(0, colon), body = colon == std::string::npos ? "" : value.substr(colon + 1);
     const auto bad = [&](const std::string& why) { return fail(kUsage, "input value '" + value + "': " + why); };
     if (colon == std::string::npos) return bad("write it as KIND:VALUE (see zkrv input --help)");
-    if (kind.size() >= 2 && (kind[0] == 'u' || kind[0] == 'i') && kind != "u" && kind.find_first_not_of("0123456789", 1) == std::string::npos) {
+    static const std::vector<std::string> kIntegers = {"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64"};
+    if (std::find(kIntegers.begin(), kIntegers.end(), kind) != kIntegers.end()) {
       const int bits = std::atoi(kind.c_str() + 1);
-      if (bits != 8 && bits != 16 && bits != 32 && bits != 64) return bad("integers are 8, 16, 32 or 64 bits");
       const bool is_signed = kind[0] == 'i';
-      if (body.empty() || body[0] == '+' || body[0] == ' ' || (!is_signed && body[0] == '-')) return bad("not a number of that type");
+      // decimal, or 0x hex: no sign but the minus of a signed type, no spaces, no octal
+      const size_t digits = body.size() > 0 && body[0] == '-' ? 1 : 0;
+      const bool hex = body.compare(digits, 2, "0x") == 0 || body.compare(digits, 2, "0X") == 0;
+      if (body.size() <= digits + (hex ? 2 : 0) || (!is_signed && digits) ||
+          body.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789", digits + (hex ? 2 : 0)) != std::string::npos)
+        return bad("not a decimal or 0x hex number");
+      const int base = hex ? 16 : 10;
       errno = 0;
       char* end = nullptr;
       uint64_t bitsv = 0;
       if (is_signed) {
-        const long long v = std::strtoll(body.c_str(), &end, 0);
+        const long long v = std::strtoll(body.c_str(), &end, base);
         const long long lo = bits == 64 ? std::numeric_limits<long long>::min() : -(1LL << (bits - 1));
         const long long hi = bits == 64 ? std::numeric_limits<long long>::max() : (1LL << (bits - 1)) - 1;
         if (errno || *end || v < lo || v > hi) return bad("not a number in the range of " + kind);
         bitsv = static_cast<uint64_t>(v);
       } else {
-        const unsigned long long v = std::strtoull(body.c_str(), &end, 0);
+        const unsigned long long v = std::strtoull(body.c_str(), &end, base);
         if (errno || *end || (bits < 64 && v >> bits)) return bad("not a number in the range of " + kind);
         bitsv = v;
       }
@@ -87,7 +94,7 @@ int cmd_input(const InputArgs& a) {
       if (!b) return bad("not an even number of hex digits");
       put_bytes(*b, kind == "hex");
     } else if (kind == "file" || kind == "raw-file") {
-      auto f = tools::read_file(body, uint64_t{1} << 32, "input value file");
+      auto f = tools::read_file(body, kind == "file" ? UINT32_MAX : uint64_t{1} << 32, "input value file");
       if (!f.bytes) return fail(kIoError, f.error);
       put_bytes(*f.bytes, kind == "file");
     } else {
