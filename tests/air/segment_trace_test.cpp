@@ -47,7 +47,7 @@ spec::ProgramImage guest(const std::string& name, std::vector<uint8_t>* input) {
   if (!bytes.bytes) throw std::runtime_error(bytes.error);
   auto in = tools::read_file(std::string(ZKRV_SOURCE_DIR) + "/guest/programs/" + name + ".input", 1 << 20, "input");
   if (in.bytes) *input = *in.bytes;
-  if (name == "fibonacci") *input = {'2', '0', '0'};  // fib(200): three 2^10-cycle segments (fib(90) needs two)
+  if (name == "fibonacci") *input = {'2', '0', '0'};  // fib(200): three 2^10-cycle segments (fib(90) is near two)
   return *ref::load_elf(*bytes.bytes).image;
 }
 

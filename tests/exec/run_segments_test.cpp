@@ -286,7 +286,7 @@ TEST(RunSegments, RefusesWhatItCannotCut) {
     spec::RunPlanner planner(g.image, 10);
     spec::ExecOptions o;
     spec::attach(planner, o);
-    o.max_cycles = 1500;  // fibonacci runs 2,031 cycles
+    o.max_cycles = 1500;  // fibonacci runs about 2,000 cycles
     const auto run = opt::execute(g.image, g.input, o);
     ASSERT_EQ(run.fault.kind, spec::FaultKind::kCycleLimit);
     EXPECT_THROW(planner.finish(run), std::invalid_argument);
