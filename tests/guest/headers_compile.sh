@@ -12,28 +12,23 @@ headers=(zkvm.h zkvm_io.h zkvm_accelerators.h zkvm_arena.h zkvm_alloc_core.h zkv
 } > "$tmp/probe.c"
 cp "$tmp/probe.c" "$tmp/probe.cpp"
 checked=0
-for cc in gcc clang; do
-  command -v $cc >/dev/null || { echo "missing $cc"; exit 1; }
-  for std in c11 c17; do
-    $cc -std=$std -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/probe.c"
-    checked=$((checked + 1))
+# probe FILE COMPILERS STANDARDS: each compiler at each standard, warnings as errors
+probe() {
+  local file=$1 c s
+  for c in $2; do
+    command -v "$c" >/dev/null || { echo "missing $c"; exit 1; }
+    for s in $3; do
+      "$c" -std="$s" -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$file"
+      checked=$((checked + 1))
+    done
   done
-done
-for cxx in g++ clang++; do
-  for std in c++11 c++17; do
-    $cxx -std=$std -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/probe.cpp"
-    checked=$((checked + 1))
-  done
-done
+}
+probe "$tmp/probe.c" "gcc clang" "c11 c17"
+probe "$tmp/probe.cpp" "g++ clang++" "c++11 c++17"
 # the C++ typed IO header (if constexpr: C++17 and later)
 echo '#include "zkvm_typed.hpp"
 int probe() { zkvm::Writer w; w.put(1u).put(std::string("a")).put(std::vector<int>{1}); zkvm::Reader r(w.data()); unsigned v; return r.get(v) ? 0 : 1; }' > "$tmp/typed.cpp"
-for cxx in g++ clang++; do
-  for std in c++17 c++20; do
-    $cxx -std=$std -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/typed.cpp"
-    checked=$((checked + 1))
-  done
-done
+probe "$tmp/typed.cpp" "g++ clang++" "c++17 c++20"
 # alignment promise of the fixed-size byte types
 echo '#include "zkvm_accelerators.h"
 _Static_assert(_Alignof(zkvm_bytes_32) == 8, "zkvm_bytes_N is aligned to 8");
