@@ -16,6 +16,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libboost-dev libcli11-dev libssl-dev nlohmann-json3-dev
   libz3-dev                                  # zkrv-air-solve asks Z3 about the constraint system
+  libdw-dev                                  # zkrv profile reads the guest's DWARF (source lines, inlined frames)
   lcov
   python3 python3-pycryptodome               # an independent Keccak-256 for the transcript's known answers
   gnuplot-nox                                # zkrv-prove-bench draws its plot

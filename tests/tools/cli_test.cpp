@@ -258,6 +258,24 @@ TEST_F(Cli, CheckAndProveSayWhatThisMachineTakes) {
   EXPECT_EQ(lower.code, cli::fault_exit_code(spec::FaultKind::kCycleLimit)) << lower.err;
 }
 
+// profile reads the DWARF: inlined frames in folded stacks; --no-dwarf and an ELF without DWARF
+// (stripped with llvm-objcopy --strip-debug: one warning line) give the profile by symbols.
+TEST_F(Cli, ProfileShowsInlinedFramesFromDwarf) {
+  const std::string elf = std::string(ZKRV_TEST_GUESTS) + "/profile_inline.elf";
+  const auto dwarf = zkrv("profile " + elf + " --format folded");
+  ASSERT_EQ(dwarf.code, 0) << dwarf.err;
+  EXPECT_NE(dwarf.out.find(";main;checksum;step_[i];mix_[i] "), std::string::npos) << dwarf.out;
+  EXPECT_EQ(dwarf.err.find("warning"), std::string::npos) << dwarf.err;
+  const auto plain = zkrv("profile " + elf + " --format folded --no-dwarf");
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_EQ(plain.out.find("_[i]"), std::string::npos) << plain.out;
+  EXPECT_NE(plain.out.find(";main;checksum "), std::string::npos) << plain.out;
+  const auto stripped = bash(std::string(ZKRV_LLVM_OBJCOPY) + " --strip-debug " + elf + " nodebug.elf && $Z profile nodebug.elf --format folded");
+  ASSERT_EQ(stripped.code, 0) << stripped.err;
+  EXPECT_EQ(stripped.out, plain.out);
+  EXPECT_NE(stripped.err.find("warning: nodebug.elf: no DWARF"), std::string::npos) << stripped.err;
+}
+
 TEST_F(Cli, BadOptionsAreUsageErrors) {
   auto r = zkrv("run");
   EXPECT_EQ(r.code, cli::kUsage);

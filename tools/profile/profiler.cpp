@@ -9,8 +9,8 @@
 
 namespace zkrv::tools::profile {
 
-Profiler::Profiler(const SymbolTable& symbols, uint64_t sample_rate, size_t max_samples)
-    : symbols_(symbols), sample_rate_(sample_rate), max_samples_(max_samples),
+Profiler::Profiler(const SymbolTable& symbols, uint64_t sample_rate, size_t max_samples, const DebugInfo* debug)
+    : symbols_(symbols), debug_(debug && !debug->empty() ? debug : nullptr), sample_rate_(sample_rate), max_samples_(max_samples),
       unknown_(static_cast<int>(symbols.functions().size())) {
   pcs_seen_.resize(symbols.functions().size());
   for (size_t i = 0; i < symbols.functions().size(); ++i) {
@@ -18,6 +18,10 @@ Profiler::Profiler(const SymbolTable& symbols, uint64_t sample_rate, size_t max_
     pcs_seen_[i].assign(static_cast<size_t>((f.end - f.start + 3) / 4), 0);
   }
   scope_node_self_.resize(kNoScope + 1);
+  if (debug_) {
+    range_cache_.assign(kRangeCache, {0, -1});
+    chunk_cache_.assign(kChunkCache, {});
+  }
 }
 
 std::string Profiler::function_name(int func) const {
@@ -34,11 +38,63 @@ int Profiler::func_of(uint64_t pc) const {
   return f < 0 ? unknown_ : f;
 }
 
-int Profiler::child(int parent, int func) {
+int Profiler::location_at(uint64_t pc) const {
+  if (!debug_) return -1;
+  const auto& ranges = debug_->ranges();
+  auto& cached = range_cache_[(pc >> 2) % kRangeCache];
+  if (cached.first == pc && cached.second >= 0) {
+    last_range_ = cached.second;
+  } else if (last_range_ < 0 || pc < ranges[static_cast<size_t>(last_range_)].start || pc >= ranges[static_cast<size_t>(last_range_)].end) {
+    const int r = debug_->find_range(pc);
+    if (r < 0) return -1;
+    last_range_ = r;
+    cached = {pc, r};
+  }
+  return ranges[static_cast<size_t>(last_range_)].location;
+}
+
+void Profiler::count_locations(int node, uint64_t pc, uint64_t n) {
+  const auto& ranges = debug_->ranges();
+  while (n > 0) {
+    // Most straight-line runs start where one ran before under the same node: the cache gives
+    // the end of the source range they start in and its counter at once.
+    auto& c = chunk_cache_[((pc >> 2) * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(node)) % kChunkCache];
+    if (c.pc != pc || c.node != node || !c.counter) {
+      uint64_t end = UINT64_MAX;
+      const int loc = location_at(pc);
+      if (loc >= 0) {
+        end = ranges[static_cast<size_t>(last_range_)].end;
+      } else {  // up to the next range that DWARF describes
+        const auto next = std::upper_bound(ranges.begin(), ranges.end(), pc, [](uint64_t v, const DebugInfo::Range& r) { return v < r.start; });
+        if (next != ranges.end()) end = next->start;
+      }
+      c = {pc, node, end, &leaf_self_[uint64_t(static_cast<uint32_t>(node)) << 32 | static_cast<uint32_t>(loc + 1)]};
+    }
+    const uint64_t m = std::min<uint64_t>(n, std::max<uint64_t>(1, (c.end - pc) / 4 + ((c.end - pc) % 4 != 0)));
+    *c.counter += m;
+    pc += 4 * m;
+    n -= m;
+  }
+}
+
+std::vector<Leaf> Profiler::leaves() const {
+  std::vector<Leaf> out;
+  if (!debug_) {
+    for (size_t n = 0; n < node_self_.size(); ++n)
+      if (node_self_[n]) out.push_back({static_cast<int>(n), -1, node_self_[n]});
+    return out;
+  }
+  for (const auto& [key, self] : leaf_self_)
+    out.push_back({static_cast<int>(key >> 32), static_cast<int>(key & 0xffffffff) - 1, self});
+  std::sort(out.begin(), out.end(), [](const Leaf& a, const Leaf& b) { return a.node != b.node ? a.node < b.node : a.location < b.location; });
+  return out;
+}
+
+int Profiler::child(int parent, int func, int site) {
   auto siblings = [&]() -> std::vector<int>& { return parent >= 0 ? children_[static_cast<size_t>(parent)] : roots_; };
   for (int c : siblings())
-    if (nodes_[static_cast<size_t>(c)].func == func) return c;
-  nodes_.push_back({parent, func});
+    if (nodes_[static_cast<size_t>(c)].func == func && nodes_[static_cast<size_t>(c)].site == site) return c;
+  nodes_.push_back({parent, func, site});
   children_.emplace_back();  // may move children_: siblings() is looked up again below
   node_self_.push_back(0);
   const int id = static_cast<int>(nodes_.size() - 1);
@@ -65,11 +121,11 @@ void Profiler::pop_frames(size_t keep) {
 
 void Profiler::set_top(int func) {
   if (stack_.empty()) {
-    push_frame(child(-1, func), UINT64_MAX);
+    push_frame(child(-1, func, -1), UINT64_MAX);
     return;
   }
-  const int parent = nodes_[static_cast<size_t>(stack_.back().node)].parent;
-  stack_.back().node = child(parent, func);
+  const Node& top = nodes_[static_cast<size_t>(stack_.back().node)];
+  stack_.back().node = child(top.parent, func, top.site);  // the same call, another function
 }
 
 void Profiler::run(uint64_t pc, uint64_t count) {
@@ -77,7 +133,7 @@ void Profiler::run(uint64_t pc, uint64_t count) {
     const int f = func_of(pc);
     // The stack's top must be the function executing; anything else is repaired.
     if (stack_.empty()) {
-      push_frame(child(-1, f), UINT64_MAX);
+      push_frame(child(-1, f, -1), UINT64_MAX);
     } else if (nodes_[static_cast<size_t>(stack_.back().node)].func != f) {
       set_top(f);
       ++repairs_;
@@ -97,6 +153,7 @@ void Profiler::run(uint64_t pc, uint64_t count) {
     }
     const int top = stack_.back().node;
     node_self_[static_cast<size_t>(top)] += n;
+    if (debug_) count_locations(top, pc, n);
     const int scope = scope_stack_.empty() ? kNoScope : scope_stack_.back();
     auto& per_scope = scope_node_self_[static_cast<size_t>(scope)];
     if (per_scope.size() <= static_cast<size_t>(top)) per_scope.resize(nodes_.size(), 0);
@@ -105,10 +162,15 @@ void Profiler::run(uint64_t pc, uint64_t count) {
       uint64_t c = (cycles_ + sample_rate_ - 1) / sample_rate_ * sample_rate_;  // first sampled cycle >= cycles_
       while (c < cycles_ + n) {
         samples_.push_back(static_cast<uint32_t>(top));
+        if (debug_) sample_locations_.push_back(location_at(pc + 4 * (c - cycles_)));
         if (max_samples_ && samples_.size() > max_samples_) {
           // Too many: keep the samples at multiples of twice the rate (the even indices).
           for (size_t i = 0; 2 * i < samples_.size(); ++i) samples_[i] = samples_[2 * i];
           samples_.resize((samples_.size() + 1) / 2);
+          if (debug_) {
+            for (size_t i = 0; 2 * i < sample_locations_.size(); ++i) sample_locations_[i] = sample_locations_[2 * i];
+            sample_locations_.resize(samples_.size());
+          }
           sample_rate_ *= 2;
           c = (c / sample_rate_ + 1) * sample_rate_;
         } else {
@@ -131,7 +193,7 @@ void Profiler::control(uint32_t insn, uint64_t pc, uint64_t next_pc, uint64_t a7
     const bool link = rd == 1 || rd == 5;
     const bool ret = opcode == 0x67 && rd == 0 && (rs1 == 1 || rs1 == 5) && (insn >> 20) == 0;
     if (link) {
-      push_frame(child(top, func_of(next_pc)), pc + 4);
+      push_frame(child(top, func_of(next_pc), location_at(pc)), pc + 4);
     } else if (ret) {
       // The innermost frame expecting this return address (an index, so deep stacks stay cheap).
       if (auto it = frames_by_return_.find(next_pc); it != frames_by_return_.end()) {
@@ -140,7 +202,7 @@ void Profiler::control(uint32_t insn, uint64_t pc, uint64_t next_pc, uint64_t a7
         ++repairs_;  // a return to an address no frame expects
         if (stack_.size() > 1) pop_frames(stack_.size() - 1);
       }
-      if (stack_.empty()) push_frame(child(-1, func_of(next_pc)), UINT64_MAX);
+      if (stack_.empty()) push_frame(child(-1, func_of(next_pc), -1), UINT64_MAX);
     } else if (symbols_.starting_at(next_pc) >= 0 && func_of(next_pc) != f) {
       set_top(func_of(next_pc));  // tail call: same frame, another function
     }
@@ -245,159 +307,6 @@ std::vector<int> Profiler::scopes_used() const {
     for (uint64_t c : scope_node_self_[static_cast<size_t>(s)])
       if (c) { ids.push_back(s); break; }
   return ids;
-}
-
-namespace {
-
-std::string table(const std::vector<FunctionStats>& fs, uint64_t total, bool by_self, size_t top) {
-  std::vector<const FunctionStats*> rows;
-  for (const auto& f : fs)
-    if (f.inclusive || f.self) rows.push_back(&f);
-  std::sort(rows.begin(), rows.end(), [&](const FunctionStats* a, const FunctionStats* b) {
-    const uint64_t ka = by_self ? a->self : a->inclusive, kb = by_self ? b->self : b->inclusive;
-    return ka != kb ? ka > kb : a->name < b->name;
-  });
-  std::string o;
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "  %14s %7s %7s %14s %7s %6s  %s\n", by_self ? "self" : "inclusive", "%", "cum %",
-                by_self ? "inclusive" : "self", "%", "pcs", "function");
-  o += buf;
-  double cum = 0;
-  for (size_t i = 0; i < rows.size() && i < top; ++i) {
-    const auto& r = *rows[i];
-    const uint64_t key = by_self ? r.self : r.inclusive, other = by_self ? r.inclusive : r.self;
-    const double pk = total ? 100.0 * static_cast<double>(key) / static_cast<double>(total) : 0;
-    cum += pk;
-    std::snprintf(buf, sizeof buf, "  %14llu %6.2f%% %6.2f%% %14llu %6.2f%% %6llu  %s\n", static_cast<unsigned long long>(key), pk,
-                  by_self ? cum : pk, static_cast<unsigned long long>(other),
-                  total ? 100.0 * static_cast<double>(other) / static_cast<double>(total) : 0,
-                  static_cast<unsigned long long>(r.distinct_pcs), r.name.c_str());
-    o += buf;
-  }
-  return o;
-}
-
-// Folded stacks deeper than kFoldedOuter + kFoldedInner frames print their outermost and
-// innermost frames with "[...]" between, so that a deep recursion gives short lines; the
-// stacks that then read the same are merged into one line.
-constexpr size_t kFoldedOuter = 16, kFoldedInner = 112;
-
-std::string folded_name(const std::string& name) {
-  std::string s = name;
-  for (char& c : s)
-    if (c == ';' || c == ' ') c = '_';  // folded format separators
-  return s;
-}
-
-std::string json_string(const std::string& in) {
-  std::string s = "\"";
-  for (char c : in) {
-    if (c == '"' || c == '\\') { s += '\\'; s += c; }
-    else if (static_cast<unsigned char>(c) < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", c); s += b; }
-    else s += c;
-  }
-  return s + "\"";
-}
-
-}  // namespace
-
-std::string text_report(const Profiler& p, size_t top) {
-  std::string o;
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "total cycles: %llu   (stack repairs: %llu)\n", static_cast<unsigned long long>(p.cycles()),
-                static_cast<unsigned long long>(p.repairs()));
-  o += buf;
-  const auto all = p.functions();
-  o += "\ntop functions by self cycles:\n" + table(all, p.cycles(), true, top);
-  o += "\ntop functions by inclusive cycles:\n" + table(all, p.cycles(), false, top);
-  const auto scopes = p.scopes_used();
-  if (scopes.size() > 1 || (scopes.size() == 1 && scopes[0] != kNoScope)) {
-    for (int s : scopes) {
-      const auto fs = p.functions(s);
-      uint64_t total = 0;
-      for (const auto& f : fs) total += f.self;
-      std::snprintf(buf, sizeof buf, "\n%s: %llu cycles (%.2f%%)\n", s == kNoScope ? "outside cost scopes" : ("cost scope " + std::to_string(s)).c_str(),
-                    static_cast<unsigned long long>(total), p.cycles() ? 100.0 * static_cast<double>(total) / static_cast<double>(p.cycles()) : 0);
-      o += buf + table(fs, total, true, top);
-    }
-  }
-  if (!p.scope_error().empty()) o += "\nerror: " + p.scope_error() + "\n";
-  return o;
-}
-
-std::string folded_report(const Profiler& p) {
-  const auto& nodes = p.nodes();
-  // depth and outermost-part anchor (the ancestor at depth kFoldedOuter - 1) of every node;
-  // parents come before their children.
-  std::vector<uint32_t> depth(nodes.size());
-  std::vector<int> anchor(nodes.size(), -1);
-  for (size_t n = 0; n < nodes.size(); ++n) {
-    const int parent = nodes[n].parent;
-    depth[n] = parent < 0 ? 0 : depth[static_cast<size_t>(parent)] + 1;
-    anchor[n] = depth[n] == kFoldedOuter - 1 ? static_cast<int>(n) : (parent < 0 ? -1 : anchor[static_cast<size_t>(parent)]);
-  }
-  std::vector<std::string> names;
-  for (size_t f = 0; f < p.functions().size(); ++f) names.push_back(folded_name(p.function_name(static_cast<int>(f))));
-  auto frames = [&](int node, size_t count, std::vector<int>& out) {  // `count` frames from node outwards
-    for (; node >= 0 && count > 0; node = nodes[static_cast<size_t>(node)].parent, --count) out.push_back(node);
-  };
-  std::vector<std::string> lines;
-  std::vector<uint64_t> totals;
-  std::unordered_map<std::string, size_t> line_of;
-  std::vector<int> inner, outer;
-  for (size_t n = 0; n < nodes.size(); ++n) {
-    if (p.node_self()[n] == 0) continue;
-    inner.clear();
-    outer.clear();
-    const bool elide = depth[n] + 1 > kFoldedOuter + kFoldedInner;
-    frames(static_cast<int>(n), elide ? kFoldedInner : depth[n] + 1, inner);
-    if (elide) frames(anchor[n], kFoldedOuter, outer);
-    std::string s;
-    for (auto it = outer.rbegin(); it != outer.rend(); ++it) s += names[static_cast<size_t>(nodes[static_cast<size_t>(*it)].func)] + ";";
-    if (elide) s += "[...];";
-    for (auto it = inner.rbegin(); it != inner.rend(); ++it) s += names[static_cast<size_t>(nodes[static_cast<size_t>(*it)].func)] + ";";
-    s.pop_back();
-    auto [it, fresh] = line_of.try_emplace(s, lines.size());
-    if (fresh) {
-      lines.push_back(std::move(s));
-      totals.push_back(0);
-    }
-    totals[it->second] += p.node_self()[n];
-  }
-  std::string o;
-  for (size_t i = 0; i < lines.size(); ++i) o += lines[i] + " " + std::to_string(totals[i]) + "\n";
-  return o;
-}
-
-// Gecko profile format (version 24), which the Firefox Profiler loads: one thread, one sample
-// per cycle (or per sample_rate cycles) at 1 "ms" per cycle, stack and frame tables as that
-// format defines them.
-std::string firefox_profile(const Profiler& p, const std::string& product) {
-  const size_t nfuncs = p.functions().size();
-  const uint64_t rate = p.sample_rate() ? p.sample_rate() : 1;
-  std::string o = "{\"meta\":{\"version\":24,\"interval\":" + std::to_string(rate) +
-                  ",\"startTime\":0,\"shutdownTime\":null,\"processType\":0,\"product\":" + json_string(product) +
-                  ",\"stackwalk\":0,\"debug\":0,\"gcpoison\":0,\"asyncstack\":0,\"presymbolicated\":true,"
-                  "\"categories\":[{\"name\":\"Guest\",\"color\":\"blue\",\"subcategories\":[\"Other\"]}],\"markerSchema\":[]},"
-                  "\"libs\":[],\"processes\":[],\"pausedRanges\":[],\"threads\":[{\"name\":\"guest\",\"processType\":\"default\","
-                  "\"processName\":\"zkrv\",\"tid\":0,\"pid\":0,\"registerTime\":0,\"unregisterTime\":null,";
-  // strings = function names; frames = one per function; stacks = call-tree nodes.
-  o += "\"stringTable\":[";
-  for (size_t f = 0; f < nfuncs; ++f) o += (f ? "," : "") + json_string(p.function_name(static_cast<int>(f)));
-  o += "],\"frameTable\":{\"schema\":{\"location\":0,\"relevantForJS\":1,\"innerWindowID\":2,\"implementation\":3,"
-       "\"optimizations\":4,\"line\":5,\"column\":6,\"category\":7,\"subcategory\":8},\"data\":[";
-  for (size_t f = 0; f < nfuncs; ++f) o += (f ? "," : "") + std::string("[") + std::to_string(f) + ",false,0,null,null,null,null,0,0]";
-  o += "]},\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[";
-  for (size_t n = 0; n < p.nodes().size(); ++n) {
-    const auto& node = p.nodes()[n];
-    o += (n ? "," : "") + std::string("[") + (node.parent < 0 ? "null" : std::to_string(node.parent)) + "," +
-         std::to_string(node.func) + "]";
-  }
-  o += "]},\"samples\":{\"schema\":{\"stack\":0,\"time\":1,\"eventDelay\":2},\"data\":[";
-  for (size_t i = 0; i < p.samples().size(); ++i)
-    o += (i ? "," : "") + std::string("[") + std::to_string(p.samples()[i]) + "," + std::to_string(i * rate) + ",0]";
-  o += "]},\"markers\":{\"schema\":{\"name\":0,\"startTime\":1,\"endTime\":2,\"phase\":3,\"category\":4,\"data\":5},\"data\":[]}}]}\n";
-  return o;
 }
 
 }  // namespace zkrv::tools::profile

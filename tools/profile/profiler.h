@@ -5,6 +5,9 @@
 // a tail call). Where code does something else, the stack is repaired and counted.
 //
 // Feed it trace records (ExecOptions::trace_sink), then call finish() and write a report.
+//
+// With the ELF's DWARF (DebugInfo), it also counts cycles per source location under each stack
+// and tells call sites apart, so that the reports show inlined frames and source lines.
 
 #include <cstdint>
 #include <span>
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "spec/isa.h"
+#include "tools/profile/debuginfo.h"
 #include "tools/profile/symbols.h"
 
 namespace zkrv::tools::profile {
@@ -27,6 +31,13 @@ struct FunctionStats {
 struct Node {  // call tree: one node per distinct stack
   int parent;  // -1 for a root
   int func;
+  int site = -1;  // with DWARF: the parent's source location (DebugInfo) at the call; else -1
+};
+
+struct Leaf {  // cycles with `node` on top, at one source location (-1: none known)
+  int node;
+  int location;
+  uint64_t self;
 };
 
 class Profiler {
@@ -36,7 +47,9 @@ class Profiler {
   // max_samples > 0 bounds the samples kept: whenever there would be more, every other one is
   // dropped and the rate doubles, so the run ends with at most max_samples samples, evenly
   // spaced (sample_rate() tells the rate used).
-  explicit Profiler(const SymbolTable& symbols, uint64_t sample_rate = 0, size_t max_samples = 0);
+  // `debug` (may be null or empty; must outlive the profiler) adds source locations.
+  explicit Profiler(const SymbolTable& symbols, uint64_t sample_rate = 0, size_t max_samples = 0,
+                    const DebugInfo* debug = nullptr);
   // Either feed every trace record (ExecOptions::trace_sink), or, much cheaper, the fast
   // executor's control-flow events (ExecOptions::flow_sink); both give the same profile.
   void consume(std::span<const spec::StepRecord> records);
@@ -52,6 +65,12 @@ class Profiler {
   const std::vector<Node>& nodes() const { return nodes_; }
   const std::vector<uint64_t>& node_self() const { return node_self_; }
   const std::vector<uint32_t>& samples() const { return samples_; }  // node per sampled cycle
+  // With DWARF, the source location of each sample (parallel to samples()); else empty.
+  const std::vector<int32_t>& sample_locations() const { return sample_locations_; }
+  // Cycles per (node, source location), sorted by node then location; without DWARF, one leaf
+  // per node that ran, at location -1. Per node they sum to node_self().
+  std::vector<Leaf> leaves() const;
+  const DebugInfo* debug() const { return debug_; }
   uint64_t sample_rate() const { return sample_rate_; }
   std::string function_name(int func) const;
 
@@ -61,7 +80,10 @@ class Profiler {
     uint64_t return_address;  // UINT64_MAX for a root
   };
   int func_of(uint64_t pc) const;
-  int child(int parent, int func);
+  int location_at(uint64_t pc) const;  // -1 without DWARF or where it says nothing
+  // Counts n instructions from pc (inside one function) under `node`, per source location.
+  void count_locations(int node, uint64_t pc, uint64_t n);
+  int child(int parent, int func, int site);
   void set_top(int func);
   void push_frame(int node, uint64_t return_address);
   void pop_frames(size_t keep);  // pops frames until `keep` remain
@@ -71,6 +93,23 @@ class Profiler {
   void control(uint32_t insn, uint64_t pc, uint64_t next_pc, uint64_t a7, uint64_t a0);
 
   const SymbolTable& symbols_;
+  const DebugInfo* debug_;  // null when there is no DWARF
+  mutable int last_range_ = -1;  // location_at: the range found last
+  // location_at: direct-mapped by pc, the range index holding it (a loop's blocks stay here)
+  static constexpr size_t kRangeCache = 4096;
+  mutable std::vector<std::pair<uint64_t, int>> range_cache_;
+  std::unordered_map<uint64_t, uint64_t> leaf_self_;  // node << 32 | (location + 1) -> cycles
+  // count_locations: direct-mapped by (pc, node), the end of the source range pc is in and the
+  // counter of (node, its location) in leaf_self_ (elements of an unordered_map keep their address)
+  struct Chunk {
+    uint64_t pc = 0;
+    int node = -1;
+    uint64_t end = 0;
+    uint64_t* counter = nullptr;
+  };
+  static constexpr size_t kChunkCache = 4096;
+  std::vector<Chunk> chunk_cache_;
+  std::vector<int32_t> sample_locations_;
   uint64_t sample_rate_;
   size_t max_samples_;
   int unknown_;

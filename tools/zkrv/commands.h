@@ -106,7 +106,7 @@ struct ProfileArgs {
   std::string program, input, out, format = "text", sample_rate = "auto";
   uint64_t max_cycles = spec::kDefaultMaxCycles, seed = 0;
   size_t top = 20;
-  bool quiet = false;
+  bool quiet = false, no_dwarf = false;
 };
 CLI::App* add_profile(CLI::App& app, ProfileArgs& a);
 int cmd_profile(const ProfileArgs& a);

@@ -19,7 +19,8 @@ constexpr size_t kMaxFirefoxSamples = size_t{1} << 20;
 }  // namespace
 
 CLI::App* add_profile(CLI::App& app, ProfileArgs& a) {
-  auto* prof = app.add_subcommand("profile", "Attribute every cycle of a run to a call stack (functions from the ELF's symbols)");
+  auto* prof = app.add_subcommand("profile", "Attribute every cycle of a run to a call stack (functions from the ELF's symbols, "
+                                             "inlined functions and source lines from its DWARF)");
   prof->add_option("PROGRAM", a.program, "guest ELF with a symbol table")->required();
   prof->add_option("--input", a.input, "private input: a file, - for stdin, a pipe, a FIFO or a device (read to its end)");
   prof->add_option("-o,--output,--out", a.out, "write the profile to FILE (atomically) instead of stdout (- is stdout)");
@@ -34,11 +35,15 @@ CLI::App* add_profile(CLI::App& app, ProfileArgs& a) {
   prof->add_option("--max-cycles", a.max_cycles, "stop with a cycle-limit fault after N cycles")
       ->capture_default_str()->check(uint_range(1, kMaxU64));
   prof->add_option("--random-seed", a.seed, "seed of zkvm_random_u64")->capture_default_str()->check(uint_range(0, kMaxU64));
+  prof->add_flag("--no-dwarf", a.no_dwarf, "ignore the ELF's DWARF: functions from the symbol table only, no lines");
   prof->add_flag("-q,--quiet", a.quiet, "no progress or warning lines on stderr");
-  prof->footer("The guest's public output is discarded; cycle counts are those of `zkrv run`. Folded stacks deeper than\n"
-               "128 frames keep their outer 16 and inner 112 frames, with [...] between. Exit code: 0; 101-107 if the\n"
-               "guest faulted (the profile covers the cycles before the fault); 65 a cost-scope misuse (end without\n"
-               "start); 64-66 usage and file errors, 71 out of memory (the table: zkrv --help).");
+  prof->footer("The guest's public output is discarded; cycle counts are those of `zkrv run`. With DWARF (guests are\n"
+               "built with -g), text adds tables by inlined function and by source line, folded stacks show inlined\n"
+               "functions as frames marked _[i], and firefox frames carry their source line, inlined functions as\n"
+               "frames of their own. Folded stacks deeper than 128 calls keep their outer 16 and inner 112 calls,\n"
+               "with [...] between. Exit code: 0; 101-107 if the guest faulted (the profile covers the cycles before\n"
+               "the fault); 65 a cost-scope misuse (end without start); 64-66 usage and file errors, 71 out of memory\n"
+               "(the table: zkrv --help).");
   return prof;
 }
 
@@ -49,9 +54,14 @@ int cmd_profile(const ProfileArgs& a) {
   const auto symbols = tools::profile::SymbolTable::from_elf(g.elf);
   if (!symbols.warning().empty()) cli::progress("warning: " + a.program + ": " + symbols.warning());
   if (symbols.functions().empty()) cli::progress("warning: " + a.program + " has no function symbols; every cycle is [unknown]");
+  tools::profile::DebugInfo debug;
+  if (!a.no_dwarf) {
+    debug = tools::profile::DebugInfo::from_elf(g.elf);
+    if (!debug.warning().empty()) cli::progress("warning: " + a.program + ": " + debug.warning());
+  }
   const bool firefox = a.format == "firefox", auto_rate = a.sample_rate == "auto";
   tools::profile::Profiler profiler(symbols, firefox ? (auto_rate ? 1 : *cli::parse_uint(a.sample_rate)) : 0,
-                                    firefox && auto_rate ? kMaxFirefoxSamples : 0);
+                                    firefox && auto_rate ? kMaxFirefoxSamples : 0, &debug);
   spec::ExecOptions opt;
   opt.max_cycles = a.max_cycles;
   opt.random_seed = a.seed;
