@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <unordered_set>
 #include <tuple>
 
 #include "tools/profile/symbols.h"
@@ -52,6 +53,7 @@ class DebugInfoBuilder {
             dwarf_lineendsequence(l, &end_sequence) != 0 || end_sequence || b <= a || dwarf_lineno(l, &lineno) != 0)
           continue;
         const char* src = dwarf_linesrc(l, nullptr, nullptr);
+        if (full()) break;
         line_ranges_.push_back({a, b, src ? file_id(src) : -1, static_cast<uint32_t>(std::max(lineno, 0))});
       }
     }
@@ -112,6 +114,15 @@ class DebugInfoBuilder {
   struct LineRange { uint64_t start, end; int file; uint32_t line; };
   struct InlineRange { uint64_t start, end; int depth, frame; };
   static constexpr int kMaxDepth = 512;  // DIE nesting followed; deeper (malformed) trees are cut
+  // Line and inlined ranges kept, at most (a guest with the C++ standard library has about 10^5);
+  // DWARF that describes more (units sharing one line table, entries sharing one range list, over
+  // and over) is cut there, with a warning, so that memory stays bounded.
+  static constexpr size_t kMaxRanges = size_t{1} << 22;
+  bool full() {
+    if (line_ranges_.size() + inline_ranges_.size() < kMaxRanges) return false;
+    truncated_ = true;
+    return true;
+  }
 
   int file_id(const std::string& name) {
     auto [it, fresh] = file_ids_.try_emplace(name, static_cast<int>(out_.files_.size()));
@@ -127,11 +138,13 @@ class DebugInfoBuilder {
     return "??";
   }
 
-  // Visits die and its siblings; `parent` is the inlined frame they sit in.
+  // Visits die and its siblings; `parent` is the inlined frame they sit in. Each entry once:
+  // a sibling link back into visited entries (malformed DWARF) ends the chain.
   void walk(Dwarf_Die* first, int parent, int depth, const std::vector<int>& file_ids) {
     if (depth > kMaxDepth) { truncated_ = true; return; }
     Dwarf_Die die = *first;
     do {
+      if (!visited_.insert(dwarf_dieoffset(&die)).second || full()) { truncated_ = true; return; }
       const int tag = dwarf_tag(&die);
       int inner = parent;
       if (tag == DW_TAG_subprogram) {
@@ -149,7 +162,7 @@ class DebugInfoBuilder {
         if (fresh) out_.inline_frames_.push_back(std::move(f));
         inner = it->second;
         Dwarf_Addr base = 0, start = 0, end = 0;
-        for (ptrdiff_t off = 0; (off = dwarf_ranges(&die, off, &base, &start, &end)) > 0;)
+        for (ptrdiff_t off = 0; !full() && (off = dwarf_ranges(&die, off, &base, &start, &end)) > 0;)
           if (end > start) inline_ranges_.push_back({start, end, depth, inner});
       }
       Dwarf_Die child;
@@ -166,6 +179,7 @@ class DebugInfoBuilder {
   std::vector<InlineRange> inline_ranges_;
   std::map<std::string, int> file_ids_;
   std::map<std::tuple<int, std::string, int, uint32_t>, int> frame_ids_;
+  std::unordered_set<Dwarf_Off> visited_;
 };
 
 DebugInfo DebugInfo::from_elf(std::span<const uint8_t> elf) {
@@ -197,7 +211,7 @@ DebugInfo DebugInfo::from_elf(std::span<const uint8_t> elf) {
     if (dwarf_tag(&cudie) == DW_TAG_compile_unit) b.unit(&cudie);
   }
   b.finish();
-  if (b.truncated_) info.warning_ = "DWARF nested deeper than 512 entries: the deeper inlined frames are left out";
+  if (b.truncated_) info.warning_ = "malformed or oversized DWARF (entries nested deeper than 512, visited twice, or more than 2^22 ranges): part of it is left out";
   if (info.ranges_.empty() && info.warning_.empty()) info.warning_ = "DWARF gives no line for any address; no source lines";
   dwarf_end(dw);
   elf_end(e);
