@@ -15,7 +15,7 @@
 
 namespace zkrv::spec {
 
-inline constexpr uint32_t kBundleVersion = 1;
+inline constexpr uint32_t kBundleVersion = 2;
 
 struct BundleStatement {
   Digest program_digest{};

@@ -32,6 +32,7 @@ inline constexpr uint64_t kSysZkrvBase = 0x5A000;
 inline constexpr uint64_t kSysRandomU64 = 0x5A000;
 inline constexpr uint64_t kSysCostScopeStart = 0x5A001;
 inline constexpr uint64_t kSysCostScopeEnd = 0x5A002;
+inline constexpr uint64_t kSysCycleCount = 0x5A003;
 inline constexpr uint64_t kSysZkrvEnd = 0x5B000;
 inline constexpr int64_t kEnosys = 38;
 inline constexpr int64_t kEbadf = 9;

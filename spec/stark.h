@@ -31,7 +31,7 @@ std::optional<std::string> check_options(const StarkOptions& o);  // why the opt
 // least keeps the Johnson regime's rate condition (protocol:stark:security) for every table.
 inline constexpr unsigned kMinLogHeight = 5;
 inline constexpr unsigned kMaxLogHeight = 24;
-inline constexpr uint32_t kStarkProofVersion = 3;
+inline constexpr uint32_t kStarkProofVersion = 4;
 
 // protocol:stark:statement
 struct Statement {

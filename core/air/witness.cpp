@@ -124,8 +124,8 @@ TraceTable syscall_table_shape() {
   TraceTable t{"syscall", {"is_real", "ts"}, {}};
   for (const char* v : {"n", "f", "r", "b", "c"})
     for (int k = 0; k < 4; ++k) t.columns.push_back(v + std::to_string(k));
-  for (const char* c : {"bp", "bd0", "bd1", "cp", "cd0", "cd1", "k_read", "k_write", "k_random", "k_scope", "k_other", "big",
-                        "biginv", "p1", "p2", "p3", "p4", "pinv", "ob", "fz", "fzinv", "fw", "fo", "foinv", "g_in", "g_bad",
+  for (const char* c : {"bp", "bd0", "bd1", "cp", "cd0", "cd1", "k_read", "k_write", "k_random", "k_scope", "k_cycle", "k_other",
+                        "big", "biginv", "p1", "p2", "p3", "p4", "p5", "pinv", "ob", "fz", "fzinv", "fw", "fo", "foinv", "g_in", "g_bad",
                         "g_out", "d0", "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv", "eof", "out1", "mv", "mvz", "mvinv", "opos",
                         "ostart", "tg0", "tg1"})
     t.columns.push_back(c);

@@ -83,9 +83,9 @@ void fill_syscall_witness(TraceTable& t, bool keep_kinds = false) {
       for (int k = 0; k < 4; ++k) x |= (get(v + std::to_string(k)) & 0xffff) << (16 * k);
       return x;
     };
-    const std::array<uint64_t, 5> kinds = {get("k_read"), get("k_write"), get("k_random"), get("k_scope"), get("k_other")};
-    for (const char* c : {"bd0", "bd1", "cd0", "cd1", "k_read", "k_write", "k_random", "k_scope", "k_other", "big", "biginv", "p1",
-                          "p2", "p3", "p4", "pinv", "ob", "fz", "fzinv", "fw", "fo", "foinv", "g_in", "g_bad", "g_out", "d0",
+    const std::array<uint64_t, 6> kinds = {get("k_read"), get("k_write"), get("k_random"), get("k_scope"), get("k_cycle"), get("k_other")};
+    for (const char* c : {"bd0", "bd1", "cd0", "cd1", "k_read", "k_write", "k_random", "k_scope", "k_cycle", "k_other", "big", "biginv",
+                          "p1", "p2", "p3", "p4", "p5", "pinv", "ob", "fz", "fzinv", "fw", "fo", "foinv", "g_in", "g_bad", "g_out", "d0",
                           "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv", "eof", "out1", "mv", "mvz", "mvinv", "opos",
                           "ostart", "tg0", "tg1"})
       set(c, 0);
@@ -93,18 +93,19 @@ void fill_syscall_witness(TraceTable& t, bool keep_kinds = false) {
     const uint64_t ts = get("ts"), n = value("n"), fd = value("f"), res = value("r"), count = value("c");
     const uint64_t bgap = ts - get("bp") - 1, cgap = ts - get("cp") - 1;
     set("bd0", bgap & 0xffff), set("bd1", (bgap >> 16)), set("cd0", cgap & 0xffff), set("cd1", (cgap >> 16));
-    bool k_read = n == 63, k_write = n == 64, k_random = n == 0x5A000, k_scope = n == 0x5A001 || n == 0x5A002;
-    bool k_other = !(k_read || k_write || k_random || k_scope);
-    if (keep_kinds) k_read = kinds[0], k_write = kinds[1], k_random = kinds[2], k_scope = kinds[3], k_other = kinds[4];
-    set("k_read", k_read), set("k_write", k_write), set("k_random", k_random), set("k_scope", k_scope), set("k_other", k_other);
+    bool k_read = n == 63, k_write = n == 64, k_random = n == 0x5A000, k_scope = n == 0x5A001 || n == 0x5A002, k_cycle = n == 0x5A003;
+    bool k_other = !(k_read || k_write || k_random || k_scope || k_cycle);
+    if (keep_kinds) k_read = kinds[0], k_write = kinds[1], k_random = kinds[2], k_scope = kinds[3], k_cycle = kinds[4], k_other = kinds[5];
+    set("k_read", k_read), set("k_write", k_write), set("k_random", k_random), set("k_scope", k_scope), set("k_cycle", k_cycle),
+        set("k_other", k_other);
     const uint64_t high = get("n2") + get("n3");
     set("big", high != 0), set("biginv", high ? F::from_u64(high).inverse().value() : 0);
     const F nl = F::from_u64(get("n0")) + k16 * F::from_u64(get("n1"));
     const F p1 = (nl - F::from_u64(63)) * (nl - F::from_u64(64)), p2 = p1 * (nl - F::from_u64(0x5A000)),
-             p3 = p2 * (nl - F::from_u64(0x5A001)), p4 = p3 * (nl - F::from_u64(0x5A002));
-    set("p1", p1.value()), set("p2", p2.value()), set("p3", p3.value()), set("p4", p4.value());
+             p3 = p2 * (nl - F::from_u64(0x5A001)), p4 = p3 * (nl - F::from_u64(0x5A002)), p5 = p4 * (nl - F::from_u64(0x5A003));
+    set("p1", p1.value()), set("p2", p2.value()), set("p3", p3.value()), set("p4", p4.value()), set("p5", p5.value());
     const bool ob = k_other && high == 0;
-    set("ob", ob), set("pinv", ob ? p4.inverse().value() : 0);
+    set("ob", ob), set("pinv", ob ? p5.inverse().value() : 0);
     const uint64_t fsum = get("f0") + get("f1") + get("f2") + get("f3");
     set("fz", fsum == 0), set("fzinv", fsum ? F::from_u64(fsum).inverse().value() : 0);
     const F f0 = F::from_u64(get("f0"));

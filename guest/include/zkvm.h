@@ -23,6 +23,11 @@ extern "C" {
  * a software generator elsewhere. A standard guest's output and exit code must not depend on it. */
 uint64_t zkvm_random_u64(void);
 
+/* The cycles this run has completed before the call (the ecall's own cycle, counted from the start
+ * of the run; spec/isa.md isa:sys:cycle_count), bound by the proof. UINT64_MAX where the call does
+ * not exist (qemu-riscv64). The clock of <time.h> follows it (sdk/posix.c). */
+uint64_t zkvm_cycle_count(void);
+
 /* Cost scopes attribute cost to labelled steps; they nest and change neither behaviour nor cost. */
 void zkvm_cost_scope_start(uint8_t id);
 void zkvm_cost_scope_end(uint8_t id);

@@ -7,9 +7,10 @@
  * - There are no files: open, rename and unlink fail with ENOENT (open with O_CREAT: ENOSYS);
  *   lseek on fds 0-2 fails with ESPIPE; fstat says fds 0-2 are character devices; isatty is 0.
  * - The clock is deterministic: 2025-01-01T00:00:00Z (1735689600 s since the epoch) when the run
- *   starts, advanced by one microsecond at every reading (time, gettimeofday, clock_gettime,
- *   times and clock), so that runs stay reproducible and a loop waiting for time to pass ends.
- *   It is not the cycle count: reading that would need a syscall the proof binds. */
+ *   starts, advanced by one microsecond per cycle (zkvm_cycle_count, which the proof binds: a
+ *   nominal 1 MHz machine) for time, gettimeofday, clock_gettime, times and clock, so that runs
+ *   stay reproducible, readings increase, and a loop waiting for time to pass ends. Where the
+ *   cycle count does not exist (qemu-riscv64) it advances one microsecond per reading instead. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "zkvm.h"
 #include "zkvm_io.h"
 #include "zkvm_typed.h"
 
@@ -94,9 +96,13 @@ WEAK int unlink(const char* path) {
   return -1;
 }
 
-/* The deterministic clock: microseconds since the run started, one more at every reading. */
+/* The deterministic clock: microseconds since the run started, one per cycle (one more per
+ * reading where there is no cycle count). */
 static unsigned long long readings;
-static unsigned long long tick(void) { return ++readings; }
+static unsigned long long tick(void) {
+  const uint64_t cycles = zkvm_cycle_count();
+  return cycles != UINT64_MAX ? cycles : ++readings;
+}
 
 WEAK int gettimeofday(struct timeval* tv, void* tz) {
   (void)tz;
@@ -118,7 +124,7 @@ WEAK int clock_gettime(clockid_t id, struct timespec* ts) {
 
 WEAK clock_t times(struct tms* t) {
   const unsigned long long us = tick();
-  const clock_t c = (clock_t)(us * (CLOCKS_PER_SEC / 1000000 ? CLOCKS_PER_SEC / 1000000 : 1));
+  const clock_t c = (clock_t)(us / 1000000 * CLOCKS_PER_SEC + us % 1000000 * CLOCKS_PER_SEC / 1000000);
   if (t) {
     t->tms_utime = c;
     t->tms_stime = t->tms_cutime = t->tms_cstime = 0;

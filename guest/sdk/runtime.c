@@ -154,6 +154,11 @@ void __assert_func(const char* file, int line, const char* func, const char* exp
 }
 
 /* ---- host services ---- */
+uint64_t zkvm_cycle_count(void) {
+  long r = zkrv_syscall3(ZKRV_SYS_CYCLE_COUNT, 0, 0, 0);
+  return r < 0 ? UINT64_MAX : (uint64_t)r; /* -ENOSYS off zkrv; a cycle is below 2^32 */
+}
+
 uint64_t zkvm_random_u64(void) {
   long r = zkrv_syscall3(ZKRV_SYS_RANDOM_U64, 0, 0, 0);
   if (r != -ZKRV_ENOSYS) return (uint64_t)r;

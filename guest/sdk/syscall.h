@@ -8,6 +8,7 @@
 #define ZKRV_SYS_RANDOM_U64 0x5A000
 #define ZKRV_SYS_COST_SCOPE_START 0x5A001
 #define ZKRV_SYS_COST_SCOPE_END 0x5A002
+#define ZKRV_SYS_CYCLE_COUNT 0x5A003
 #define ZKRV_ENOSYS 38
 
 static inline long zkrv_syscall3(long n, long a0, long a1, long a2) {

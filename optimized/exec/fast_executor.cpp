@@ -365,6 +365,8 @@ bool Machine::syscall(uint64_t* x, uint64_t cycle, spec::ExecResult& res, FaultK
     ret = rng_.next();
   } else if (num == spec::kSysCostScopeStart || num == spec::kSysCostScopeEnd) {
     ret = 0;
+  } else if (num == spec::kSysCycleCount) {
+    ret = cycle;
   } else {
     ret = static_cast<uint64_t>(-spec::kEnosys);
   }
@@ -692,7 +694,9 @@ L_Ecall: {
     else ++cycles;
     goto L_Done;
   }
-  if (!syscall<kTrace, kStats, kEvents>(x, cycles, res, fault_kind, fault_addr)) {
+  uint64_t now = cycles;  // this ecall's cycle (isa:sys:cycle_count): run mode counts at a run's end
+  if constexpr (kBlocks) now += static_cast<uint64_t>(d - entry);
+  if (!syscall<kTrace, kStats, kEvents>(x, now, res, fault_kind, fault_addr)) {
     fault_pc = pc_of(d);
     goto L_FaultHere;
   }

@@ -321,6 +321,8 @@ spec::ExecResult execute(const spec::ProgramImage& image, std::span<const uint8_
               ret = rng.next();
             } else if (num == spec::kSysCostScopeStart || num == spec::kSysCostScopeEnd) {  // isa:sys:cost_scope
               ret = 0;
+            } else if (num == spec::kSysCycleCount) {  // spec: isa:sys:cycle_count
+              ret = res.cycles;
             } else {  // spec: isa:sys:unknown
               ret = static_cast<uint64_t>(-spec::kEnosys);
             }

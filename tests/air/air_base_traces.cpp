@@ -318,8 +318,8 @@ const AirTrace& div_prog() {
 
 // Every syscall kind: reads from the input (input "abcdef": 4 bytes, a short read of 2, a read
 // after the end, a read of 0 bytes), a read of a bad fd, writes to fd 1, fd 2 and a bad fd
-// (0x10001, whose low limb is 1), random_u64, both cost scopes, and four unhandled numbers next
-// to handled ones (0x5A003, 0x4A001, 2^32 + 0x5A000, 2^32 + 0x1003F), then the exit. Code at 0x10000, a
+// (0x10001, whose low limb is 1), random_u64, both cost scopes, cycle_count, and four unhandled
+// numbers next to handled ones (0x4A001, 2^32 + 0x5A000, 2^32 + 0x1003F, 0x5A004), then the exit. Code at 0x10000, a
 // writable buffer at 0x20000. Executed by the executor.
 const AirTrace& sys_prog() {
   static const AirTrace t = [] {
@@ -356,7 +356,7 @@ const AirTrace& sys_prog() {
         0x00188893,  // addi a7, a7, 1
         0x00000073,  // ecall #10: cost scope end (0x5A002) = 0
         0x00188893,  // addi a7, a7, 1
-        0x00000073,  // ecall #11: 0x5A003 = -ENOSYS
+        0x00000073,  // ecall #11: cycle_count (0x5A003) = 32, the ecall's cycle
         0x0004a8b7,  // lui a7, 0x4a
         0x00188893,  // addi a7, a7, 1
         0x00000073,  // ecall #12: 0x4A001 = -ENOSYS
@@ -372,6 +372,9 @@ const AirTrace& sys_prog() {
         0x005888b3,  // add a7, a7, x5
         0x00700513,  // addi a0, x0, 7
         0x00000073,  // ecall #14: 2^32 + 0x1003F = -ENOSYS
+        0x0005a8b7,  // lui a7, 0x5a
+        0x00488893,  // addi a7, a7, 4
+        0x00000073,  // ecall #15: 0x5A004 = -ENOSYS
         0x05d00893,  // addi a7, x0, 93
         0x00000513,  // addi a0, x0, 0
         0x00000073,  // ecall (exit 0)

@@ -67,13 +67,13 @@ void sys_moves(AirTrace& t, const std::set<std::string>& keep) {
 // The k-th ecall claimed as another kind (its k_* columns: `kind` = 1, the others 0).
 SysTweak as_kind(const char* kind) {
   return [kind](AirTrace& t, size_t k) {
-    for (const char* c : {"k_read", "k_write", "k_random", "k_scope", "k_other"}) sys_cell(t, k, c) = std::string(c) == kind;
+    for (const char* c : {"k_read", "k_write", "k_random", "k_scope", "k_cycle", "k_other"}) sys_cell(t, k, c) = std::string(c) == kind;
   };
 }
 constexpr uint64_t kEbadf = ~uint64_t{8}, kEnosys = ~uint64_t{37};
 namespace sk {  // sys_prog's ecalls, in order
 constexpr size_t kReadFull = 0, kReadShort = 1, kReadEof = 2, kReadZero = 3, kReadBad = 4, kWriteOut = 5, kWriteLog = 6,
-                 kWriteBad = 7, kRandom = 8, kScope1 = 9, kScope2 = 10, kNear = 11, kN1 = 12, kBig = 13, kLowHigh = 14;
+                 kWriteBad = 7, kRandom = 8, kScope1 = 9, kScope2 = 10, kCycle = 11, kN1 = 12, kBig = 13, kLowHigh = 14, kNear = 15, kLast = 15;
 }
 
 }  // namespace
@@ -150,7 +150,7 @@ void sys_mutations(std::vector<Mutation>& m) {
         return true;
       });
   }
-  for (const char* kind : {"k_read", "k_write", "k_random", "k_scope", "k_other"})
+  for (const char* kind : {"k_read", "k_write", "k_random", "k_scope", "k_cycle", "k_other"})
     add(std::string("syscall:c:") + kind + "_bit", std::string(kind) + " = 2 on a padding row", [kind, padding](AirTrace& t) {
       sys_cell(t, padding(t), kind) = 2;
       return true;
@@ -171,12 +171,24 @@ void sys_mutations(std::vector<Mutation>& m) {
     sys_claim(t, sk::kLowHigh, kEbadf, as_kind("k_read"), true);
     return true;
   });
-  add("syscall:c:random_number", "0x5A003 (-ENOSYS) claimed as random_u64, returning 12345", [](AirTrace& t) {
+  add("syscall:c:random_number", "0x5A004 (-ENOSYS) claimed as random_u64, returning 12345", [](AirTrace& t) {
     sys_claim(t, sk::kNear, 12345, as_kind("k_random"), true);
     return true;
   });
-  add("syscall:c:scope_number", "0x5A003 (-ENOSYS) claimed as a cost scope, returning 0", [](AirTrace& t) {
+  add("syscall:c:scope_number", "0x5A004 (-ENOSYS) claimed as a cost scope, returning 0", [](AirTrace& t) {
     sys_claim(t, sk::kNear, 0, as_kind("k_scope"), true);
+    return true;
+  });
+  add("syscall:c:cycle_number", "0x5A004 (-ENOSYS) claimed as cycle_count, returning its cycle", [](AirTrace& t) {
+    sys_claim(t, sk::kNear, (sys_cell(t, sk::kNear, "ts") - 1) / 4, as_kind("k_cycle"), true);
+    return true;
+  });
+  add("syscall:c:cycle_low", "cycle_count answering the cycle before its own", [](AirTrace& t) {
+    sys_claim(t, sk::kCycle, (sys_cell(t, sk::kCycle, "ts") - 1) / 4 - 1);
+    return true;
+  });
+  add("syscall:c:cycle_high", "cycle_count answering its cycle + 2^32 (the low limbs still match)", [](AirTrace& t) {
+    sys_claim(t, sk::kCycle, (sys_cell(t, sk::kCycle, "ts") - 1) / 4 + (uint64_t{1} << 32));
     return true;
   });
   add("syscall:c:zkrv_n1", "0x4A001 (-ENOSYS) claimed as a cost scope, returning 0", [](AirTrace& t) {
@@ -199,24 +211,25 @@ void sys_mutations(std::vector<Mutation>& m) {
     return true;
   });
   // big is [n2 + n3 != 0]: without big_def a high unhandled number could take big = 0 and the
-  // other proof (pinv, the inverse of p4), the same result: a second witness, not a forgery
-  add("syscall:c:big_def", "2^32 + 0x1003F (-ENOSYS) with big = 0 and p4's inverse instead", [](AirTrace& t) {
+  // other proof (pinv, the inverse of p5), the same result: a second witness, not a forgery
+  add("syscall:c:big_def", "2^32 + 0x1003F (-ENOSYS) with big = 0 and p5's inverse instead", [](AirTrace& t) {
     const size_t k = sk::kLowHigh;
     sys_cell(t, k, "big") = 0, sys_cell(t, k, "biginv") = 0, sys_cell(t, k, "ob") = 1;
-    sys_cell(t, k, "pinv") = Fp::from_u64(sys_cell(t, k, "p4")).inverse().value();
+    sys_cell(t, k, "pinv") = Fp::from_u64(sys_cell(t, k, "p5")).inverse().value();
     return true;
   });
-  const std::vector<std::pair<const char*, size_t>> chain = {{"p1", sk::kReadFull}, {"p2", sk::kRandom}, {"p3", sk::kScope1}, {"p4", sk::kScope2}};
+  const std::vector<std::pair<const char*, size_t>> chain = {
+      {"p1", sk::kReadFull}, {"p2", sk::kRandom}, {"p3", sk::kScope1}, {"p4", sk::kScope2}, {"p5", sk::kCycle}};
   for (size_t i = 0; i < chain.size(); ++i) {
     const auto [p, k0] = chain[i];
     add(std::string("syscall:c:") + p, std::string("a handled number claimed -ENOSYS with ") + p + " forged nonzero (the rest of the product follows)",
         [p = std::string(p), k0 = k0, i](AirTrace& t) {
           sys_claim(t, k0, kEnosys, as_kind("k_other"), true, [p, i](AirTrace& t, size_t k) {
             const Fp nl = Fp::from_u64(sys_cell(t, k, "n0")) + Fp::from_u64(65536) * Fp::from_u64(sys_cell(t, k, "n1"));
-            const uint64_t roots[] = {0, 0x5A000, 0x5A001, 0x5A002};
+            const uint64_t roots[] = {0, 0x5A000, 0x5A001, 0x5A002, 0x5A003};
             Fp v = Fp::from_u64(1);
             sys_cell(t, k, p) = v.value();
-            for (size_t j = i + 1; j < 4; ++j) {
+            for (size_t j = i + 1; j < 5; ++j) {
               v = v * (nl - Fp::from_u64(roots[j]));
               sys_cell(t, k, "p" + std::to_string(j + 1)) = v.value();
             }
@@ -229,7 +242,7 @@ void sys_mutations(std::vector<Mutation>& m) {
     sys_claim(t, sk::kReadFull, kEnosys, as_kind("k_other"), true, [](AirTrace& t, size_t k) { sys_cell(t, k, "ob") = 0; });
     return true;
   });
-  add("syscall:c:other_number", "read(0, buf, 4) claimed -ENOSYS (63 is a handled number: p4 = 0 has no inverse)", [](AirTrace& t) {
+  add("syscall:c:other_number", "read(0, buf, 4) claimed -ENOSYS (63 is a handled number: p5 = 0 has no inverse)", [](AirTrace& t) {
     sys_claim(t, sk::kReadFull, kEnosys, as_kind("k_other"), true);
     return true;
   });
@@ -292,7 +305,7 @@ void sys_mutations(std::vector<Mutation>& m) {
   for (const Res& rs : std::vector<Res>{{"bad", sk::kReadBad, "read(3, buf, 4)"},
                                         {"wrote", sk::kWriteOut, "write(1, buf, 3)"},
                                         {"scope", sk::kScope1, "a cost scope"},
-                                        {"nosys", sk::kNear, "0x5A003"}})
+                                        {"nosys", sk::kNear, "0x5A004"}})
     for (int l = 0; l < 4; ++l)
       add(std::string("syscall:c:") + rs.id + std::to_string(l),
           std::string("fault class 'syscall result changed': ") + rs.what + "'s result with limb " + std::to_string(l) + "'s low bit flipped",
@@ -333,7 +346,7 @@ void sys_mutations(std::vector<Mutation>& m) {
     sys_claim(t, sk::kReadEof, 4, {}, false, [](AirTrace& t, size_t k) {
       sys_cell(t, sk::kReadShort, "short") = 0, sys_cell(t, sk::kReadShort, "shinv") = 0;
       for (const char* c : {"d0", "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv"}) sys_cell(t, k, c) = 0;
-      for (size_t j = sk::kReadEof; j <= sk::kLowHigh; ++j) sys_cell(t, j, "eof") = 0;
+      for (size_t j = sk::kReadEof; j <= sk::kLast; ++j) sys_cell(t, j, "eof") = 0;
     });
     return true;
   });
@@ -342,7 +355,7 @@ void sys_mutations(std::vector<Mutation>& m) {
     return true;
   });
   add("syscall:c:eof_bit", "eof = 2 on the last syscall row", [](AirTrace& t) {
-    sys_cell(t, sk::kLowHigh, "eof") = 2;
+    sys_cell(t, sk::kLast, "eof") = 2;
     return true;
   });
   add("syscall:c:eof_first", "the input claimed exhausted from the start", [](AirTrace& t) {
@@ -376,7 +389,7 @@ void sys_mutations(std::vector<Mutation>& m) {
   add("syscall:c:eof_next", "the read after the short one claimed 4 bytes, with eof reset to 0 there", [](AirTrace& t) {
     sys_claim(t, sk::kReadEof, 4, {}, false, [](AirTrace& t, size_t k) {
       for (const char* c : {"d0", "d1", "d2", "d3", "e0", "e1", "e2", "short", "shinv"}) sys_cell(t, k, c) = 0;
-      for (size_t j = sk::kReadEof; j <= sk::kLowHigh; ++j) sys_cell(t, j, "eof") = 0;
+      for (size_t j = sk::kReadEof; j <= sk::kLast; ++j) sys_cell(t, j, "eof") = 0;
     });
     return true;
   });
@@ -500,12 +513,12 @@ void sys_mutations(std::vector<Mutation>& m) {
     return true;
   });
   add("syscall:c:opos_first", "the output claimed to start at position 1", [](AirTrace& t) {
-    for (size_t k = 0; k <= sk::kLowHigh; ++k) sys_cell(t, k, "opos") += 1;
+    for (size_t k = 0; k <= sk::kLast; ++k) sys_cell(t, k, "opos") += 1;
     sys_cell(t, sk::kWriteOut, "ostart") += 1;
     return true;
   });
   add("syscall:c:opos_next", "the output position skips one after the first read", [](AirTrace& t) {
-    for (size_t k = 1; k <= sk::kLowHigh; ++k) sys_cell(t, k, "opos") += 1;
+    for (size_t k = 1; k <= sk::kLast; ++k) sys_cell(t, k, "opos") += 1;
     sys_cell(t, sk::kWriteOut, "ostart") += 1;
     return true;
   });

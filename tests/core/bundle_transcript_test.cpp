@@ -189,7 +189,8 @@ TEST(BundleStatement, DecodesItsOwnBytesAndRejectsEveryMalformedOne) {
   auto longer = bytes;
   longer.push_back(0);
   EXPECT_EQ(spec::decode_bundle_statement(longer).error->kind, spec::ParseError::Kind::kTrailingBytes);
-  EXPECT_EQ(with(0, 2).error->kind, spec::ParseError::Kind::kBadVersion);
+  EXPECT_EQ(with(0, static_cast<uint8_t>(spec::kBundleVersion - 1)).error->kind, spec::ParseError::Kind::kBadVersion);  // the last one
+  EXPECT_EQ(with(0, static_cast<uint8_t>(spec::kBundleVersion + 1)).error->kind, spec::ParseError::Kind::kBadVersion);
   const size_t n_at = 4 + 5 + 32 + 4 + 8 + 3;  // u32 N
   const auto big_n = with(n_at + 3, 0x40);
   EXPECT_EQ(big_n.error->kind, spec::ParseError::Kind::kTooLarge);

@@ -88,5 +88,46 @@ TEST(GuestRuntime, OutputDoesNotDependOnTheRandomSeed) {
   EXPECT_NE(draws[0], draws[4]);       // another seed: other values, same output
 }
 
+// The clock follows the cycle count (isa:sys:cycle_count): 2025-01-01 plus one microsecond per
+// cycle, read at the cycle of each reading's own cycle_count ecall; both executors agree.
+TEST(GuestRuntime, TheClockIsTheCycleCount) {
+  auto bytes = tools::read_file(std::string(ZKRV_TEST_GUESTS) + "/clock_guest.elf", 1 << 30, "guest");
+  ASSERT_TRUE(bytes.bytes) << bytes.error;
+  const auto image = *ref::load_elf(*bytes.bytes).image;
+  spec::ExecOptions opt;
+  opt.trace = true;
+  const auto r = ref::execute(image, {}, opt), f = opt::execute(image, {}, opt);
+  ASSERT_EQ(r.status, spec::ExitStatus::kExited) << spec::describe(r.fault);
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_EQ(f.output, r.output);
+  // the fast executor's other modes: run mode (cycles counted per straight-line run), with
+  // control-flow events, with statistics
+  spec::ExecOptions run, flow, stats;
+  flow.flow_sink = [](std::span<const spec::FlowEvent>) {};
+  stats.collect_stats = true;
+  for (const auto* o : {&run, &flow, &stats}) EXPECT_EQ(opt::execute(image, {}, *o).output, r.output);
+  std::vector<uint64_t> cycles;  // the cycle of every cycle_count ecall, which is its result
+  for (const auto& ev : r.syscalls)
+    if (ev.number == spec::kSysCycleCount) {
+      EXPECT_EQ(ev.result, ev.cycle);
+      cycles.push_back(ev.cycle);
+    }
+  ASSERT_EQ(cycles.size(), 6u);  // c0, clock_gettime, c1, gettimeofday, time, clock
+  ASSERT_EQ(r.output.size(), 8u * 8);
+  std::vector<uint64_t> v(8);
+  for (size_t i = 0; i < 8; ++i)
+    for (size_t b = 0; b < 8; ++b) v[i] |= uint64_t{r.output[8 * i + b]} << (8 * b);
+  constexpr uint64_t kEpoch = 1735689600;  // 2025-01-01T00:00:00Z
+  EXPECT_EQ(v[0], cycles[0]);
+  EXPECT_EQ(v[1], kEpoch + cycles[1] / 1000000);
+  EXPECT_EQ(v[2], cycles[1] % 1000000 * 1000);
+  EXPECT_EQ(v[3], cycles[2]);
+  EXPECT_GT(v[3], v[0] + 2000 * 3);  // the loop between took cycles, and the clock saw them
+  EXPECT_EQ(v[4], kEpoch + cycles[3] / 1000000);
+  EXPECT_EQ(v[5], cycles[3] % 1000000);
+  EXPECT_EQ(v[6], kEpoch + cycles[4] / 1000000);
+  EXPECT_EQ(v[7], cycles[5]);  // CLOCKS_PER_SEC is 10^6 in picolibc: clock() is microseconds
+}
+
 }  // namespace
 }  // namespace zkrv

@@ -589,7 +589,7 @@ TEST(Stark, DishonestTracesAreRejected) {
 
 // The decoder names the offset where the offending field starts.
 TEST(Stark, DecoderErrorsNameTheField) {
-  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v3-exit0.proof");
+  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v4-exit0.proof");
   ASSERT_GT(golden.size(), 100u);
   auto b = golden;
   b[8] = 9;  // version
@@ -659,7 +659,7 @@ TEST(Stark, CompletenessOnExampleGuests) {
 // terminal sum, the opened values, each FRI layer root, the final polynomial, the nonce.
 TEST(Stark, EveryAbsorbedItemChangesEveryLaterChallenge) {
   const auto image = fuzz::stark_statement_image();
-  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v3-exit0.proof");
+  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v4-exit0.proof");
   const auto parsed = spec::decode_stark_proof(golden);
   ASSERT_TRUE(parsed.proof);
   const spec::StarkProof& proof = *parsed.proof;
@@ -705,7 +705,7 @@ TEST(Stark, EveryAbsorbedItemChangesEveryLaterChallenge) {
 
 // The golden proof (conformance/golden/README.md): reproduced byte for byte, and verified.
 TEST(Stark, GoldenProofIsReproducedAndVerifies) {
-  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v3-exit0.proof");
+  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v4-exit0.proof");
   ASSERT_FALSE(golden.empty());
   const auto image = fuzz::stark_statement_image();
   spec::ExecOptions opt;

@@ -11,8 +11,8 @@ inline constexpr uint64_t kIndex1000 = 924u;
 inline constexpr uint64_t kIndexOdd = 6015916973649467546u;  // bound 3*2^62+1: rejections likely
 inline constexpr uint64_t kPowNonce12 = 734u;  // smallest nonce with 12 zero bits
 inline constexpr uint64_t kPowFails1 = 0u;  // smallest nonce whose hash starts with a 1 bit
-inline constexpr uint64_t kBundleAlpha[3] = {5898455409701273451u, 4106420360526058882u, 1860207914839078645u};  // protocol:segments:transcript
-inline constexpr uint64_t kBundleBeta[3] = {7514947179443459130u, 17070375709602568463u, 14660915434493425390u};
-inline constexpr uint64_t kBundleSegment0Alpha[3] = {324722476214532050u, 8605465173634336505u, 8296167227036767261u};  // its constraint-alpha
-inline constexpr uint64_t kBundleSegment1Alpha[3] = {270797109616971002u, 11453394622211354502u, 6304416884506449392u};  // its constraint-alpha
+inline constexpr uint64_t kBundleAlpha[3] = {17511331638322995100u, 15174759321489990564u, 1145863864687131434u};  // protocol:segments:transcript
+inline constexpr uint64_t kBundleBeta[3] = {2874501758885728236u, 1657259231025827343u, 1060476044629556311u};
+inline constexpr uint64_t kBundleSegment0Alpha[3] = {14911166230117481503u, 5945810844902795391u, 15701661810148853665u};  // its constraint-alpha
+inline constexpr uint64_t kBundleSegment1Alpha[3] = {1492100357316524592u, 12313091566598675884u, 3762627879204108012u};  // its constraint-alpha
 }  // namespace zkrv::kat

@@ -66,10 +66,12 @@ void eval_syscall(const Point<V>& x, Values<V>& s) {
   bit("syscall:c:k_random_bit", "k_random");
   // spec: syscall:c:k_scope_bit
   bit("syscall:c:k_scope_bit", "k_scope");
+  // spec: syscall:c:k_cycle_bit
+  bit("syscall:c:k_cycle_bit", "k_cycle");
   // spec: syscall:c:k_other_bit
   bit("syscall:c:k_other_bit", "k_other");
   // spec: syscall:c:one_kind
-  c("syscall:c:one_kind", real - x("k_read") - x("k_write") - x("k_random") - x("k_scope") - x("k_other"));
+  c("syscall:c:one_kind", real - x("k_read") - x("k_write") - x("k_random") - x("k_scope") - x("k_cycle") - x("k_other"));
   // spec: syscall:c:read_number
   c("syscall:c:read_number", x("k_read") * (x("n0") - f<V>(63)));
   // spec: syscall:c:write_number
@@ -80,10 +82,12 @@ void eval_syscall(const Point<V>& x, Values<V>& s) {
   c("syscall:c:random_number", x("k_random") * (x("n0") - f<V>(40960)));
   // spec: syscall:c:scope_number
   c("syscall:c:scope_number", x("k_scope") * (x("n0") - f<V>(40961)) * (x("n0") - f<V>(40962)));
+  // spec: syscall:c:cycle_number
+  c("syscall:c:cycle_number", x("k_cycle") * (x("n0") - f<V>(40963)));
   // spec: syscall:c:zkrv_n1
-  c("syscall:c:zkrv_n1", (x("k_random") + x("k_scope")) * (x("n1") - f<V>(5)));
+  c("syscall:c:zkrv_n1", (x("k_random") + x("k_scope") + x("k_cycle")) * (x("n1") - f<V>(5)));
   // spec: syscall:c:zkrv_high
-  c("syscall:c:zkrv_high", (x("k_random") + x("k_scope")) * (x("n2") + x("n3")));
+  c("syscall:c:zkrv_high", (x("k_random") + x("k_scope") + x("k_cycle")) * (x("n2") + x("n3")));
   const V high = x("n2") + x("n3"), nl = x("n0") + k16 * x("n1");
   // spec: syscall:c:big_bit
   bit("syscall:c:big_bit", "big");
@@ -99,10 +103,12 @@ void eval_syscall(const Point<V>& x, Values<V>& s) {
   c("syscall:c:p3", x("p3") - x("p2") * (nl - f<V>(0x5A001)));
   // spec: syscall:c:p4
   c("syscall:c:p4", x("p4") - x("p3") * (nl - f<V>(0x5A002)));
+  // spec: syscall:c:p5
+  c("syscall:c:p5", x("p5") - x("p4") * (nl - f<V>(0x5A003)));
   // spec: syscall:c:ob
   c("syscall:c:ob", x("ob") - x("k_other") * (one - x("big")));
   // spec: syscall:c:other_number
-  c("syscall:c:other_number", x("ob") * (x("p4") * x("pinv") - one));
+  c("syscall:c:other_number", x("ob") * (x("p5") * x("pinv") - one));
   const V fsum = x("f0") + x("f1") + x("f2") + x("f3");
   // spec: syscall:c:fz_zero
   c("syscall:c:fz_zero", fsum * x("fz"));
@@ -144,6 +150,10 @@ void eval_syscall(const Point<V>& x, Values<V>& s) {
   c("syscall:c:scope2", x("k_scope") * x("r2"));
   // spec: syscall:c:scope3
   c("syscall:c:scope3", x("k_scope") * x("r3"));
+  // spec: syscall:c:cycle_low
+  c("syscall:c:cycle_low", x("k_cycle") * (x("ts") - one - f<V>(4) * x("r0") - f<V>(262144) * x("r1")));
+  // spec: syscall:c:cycle_high
+  c("syscall:c:cycle_high", x("k_cycle") * (x("r2") + x("r3")));
   // spec: syscall:c:nosys0
   c("syscall:c:nosys0", x("k_other") * (x("r0") - f<V>(65498)));
   // spec: syscall:c:nosys1
