@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "spec/stark.h"
 #include "tests/support/elf_builder.h"
 #include "tools/zkrv/exit_codes.h"
 
@@ -550,6 +551,62 @@ TEST_F(Cli, ProveAndVerifyAcceptOnlyTheGivenStatement) {
   EXPECT_EQ(cut.code, cli::kBadInput);
   EXPECT_EQ(lines(cut.err), 1) << cut.err;
   EXPECT_EQ(zkrv("verify " + (dir_ / "none.proof").string() + " --program " + elf).code, cli::kIoError);
+}
+
+// What a proof proves, read back: verify --write-output writes the proven output (only once
+// verified; - puts it on stdout and the verdict on stderr), inspect prints the header without
+// verifying and says so, digest prints the program digest the proof names.
+TEST_F(Cli, ProofsSayWhatTheyProve) {
+  using namespace testing::rv;
+  auto elf = file("p.elf", testing::simple_elf({lui(11, 0x20), addi(10, 0, 1), addi(12, 0, 2), addi(17, 0, 64), ecall(),
+                                                addi(10, 0, 42), addi(17, 0, 93), ecall()}, {'h', 'i'}));
+  const std::string proof = (dir_ / "p.proof").string(), out = (dir_ / "proven.out").string();
+  ASSERT_EQ(zkrv("prove -q " + elf + " -o " + proof + " --security conjectured").code, 0);
+  const std::string verify = "verify " + proof + " --program " + elf + " --exit-code 42 --security conjectured";
+  auto w = zkrv(verify + " --write-output " + out);
+  ASSERT_EQ(w.code, 0) << w.err;
+  EXPECT_EQ(w.out.rfind("verified: ", 0), 0u) << w.out;
+  std::stringstream got;
+  got << std::ifstream(out, std::ios::binary).rdbuf();
+  EXPECT_EQ(got.str(), "hi");
+  auto dash = zkrv(verify + " --write-output -");
+  ASSERT_EQ(dash.code, 0) << dash.err;
+  EXPECT_EQ(dash.out, "hi");
+  EXPECT_EQ(dash.err.rfind("verified: ", 0), 0u) << dash.err;
+  // a rejected proof writes nothing
+  const std::string none = (dir_ / "none.out").string();
+  auto rej = zkrv("verify " + proof + " --program " + elf + " --exit-code 7 --security conjectured --write-output " + none);
+  EXPECT_EQ(rej.code, 1);
+  EXPECT_FALSE(fs::exists(none));
+  EXPECT_EQ(zkrv(verify + " --json --write-output -").code, cli::kUsage);
+  // inspect: the claims and the shape, and that nothing was verified
+  auto ins = zkrv("inspect " + proof);
+  ASSERT_EQ(ins.code, 0) << ins.err;
+  const auto digest = zkrv("digest " + elf);
+  ASSERT_EQ(digest.code, 0) << digest.err;
+  ASSERT_EQ(digest.out.size(), 65u) << digest.out;  // 64 hex digits and a newline
+  EXPECT_NE(ins.out.find("a proof of one run (ZKRV-PRF, version " + std::to_string(spec::kStarkProofVersion) + ")"), std::string::npos) << ins.out;
+  EXPECT_NE(ins.out.find("claims: program " + digest.out.substr(0, 64) + ", exit code 42, output 2 bytes"), std::string::npos) << ins.out;
+  EXPECT_NE(ins.out.find("tables: alu 2^"), std::string::npos) << ins.out;  // spec order
+  EXPECT_NE(ins.out.find(", cpu 2^5, "), std::string::npos) << ins.out;
+  EXPECT_NE(ins.out.find("not verified"), std::string::npos) << ins.out;
+  EXPECT_NE(w.out.find("program " + digest.out.substr(0, 64)), std::string::npos) << w.out;  // verify names the same digest
+  // a bundle
+  auto loop = file("l.elf", testing::simple_elf({addi(5, 0, 1200), addi(5, 5, -1), b(-4, 0, 5, 1), addi(10, 0, 0), addi(17, 0, 93), ecall()}));
+  const std::string bundle = (dir_ / "b.proof").string();
+  ASSERT_EQ(zkrv("prove -q " + loop + " -o " + bundle + " --segment-cycles 1024 --security conjectured").code, 0);
+  auto bins = zkrv("inspect " + bundle);
+  ASSERT_EQ(bins.code, 0) << bins.err;
+  EXPECT_NE(bins.out.find("a bundle of segments (ZKRV-SEG"), std::string::npos) << bins.out;
+  EXPECT_NE(bins.out.find("segments: 3 of 2^10 cycles"), std::string::npos) << bins.out;
+  EXPECT_NE(bins.out.find("segment 1: alu 2^10, "), std::string::npos) << bins.out;
+  EXPECT_NE(bins.out.find(", cpu 2^9, "), std::string::npos) << bins.out;  // the last segment's 404 cycles
+  // malformed and missing files, and an ELF zkrv does not run
+  auto bad = zkrv("inspect " + file("junk", {'n', 'o', 'p', 'e'}));
+  EXPECT_EQ(bad.code, cli::kBadInput);
+  EXPECT_EQ(lines(bad.err), 1) << bad.err;
+  EXPECT_EQ(zkrv("inspect " + (dir_ / "missing.proof").string()).code, cli::kIoError);
+  EXPECT_EQ(zkrv("digest " + file("notelf", {'n', 'o'})).code, cli::kBadInput);
 }
 
 // A run longer than --segment-cycles is proven as a bundle of segments (spec/protocol.md §9),

@@ -138,7 +138,7 @@ int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& o
                  const std::string& out, const std::function<void(std::string_view)>& stage, opt::Backend* backend);
 
 struct VerifyArgs {
-  std::string proof, program, output;
+  std::string proof, program, output, write_output;
   uint32_t exit_code = 0;
   std::string security = "provable";  // the policy preset (protocol:stark:policy)
   double min_provable_bits = -1;      // set: accept proofs with at least this many provable bits instead
@@ -146,6 +146,18 @@ struct VerifyArgs {
 };
 CLI::App* add_verify(CLI::App& app, VerifyArgs& a);
 int cmd_verify(const VerifyArgs& a);
+
+struct InspectArgs {
+  std::string proof;
+};
+CLI::App* add_inspect(CLI::App& app, InspectArgs& a);
+int cmd_inspect(const InspectArgs& a);
+
+struct DigestArgs {
+  std::string program;
+};
+CLI::App* add_digest(CLI::App& app, DigestArgs& a);
+int cmd_digest(const DigestArgs& a);
 
 struct SecurityArgs {
   std::string security = "provable";

@@ -2,7 +2,8 @@
 // attributes its cycles (profile.cpp), `zkrv check` checks its trace against the constraint spec
 // (check.cpp), `zkrv prove` and `zkrv verify` (prove.cpp, verify.cpp) make and check a proof,
 // `zkrv security` prints a preset's security figures (security.cpp), `zkrv input` builds a typed
-// private input (input.cpp).
+// private input (input.cpp), `zkrv inspect` and `zkrv digest` read a proof's header and an ELF's
+// program digest (inspect.cpp).
 // main wires the subcommands to the app, runs the one chosen and turns what escapes into an exit
 // code.
 
@@ -35,6 +36,10 @@ int main(int argc, char** argv) {
   auto* sec = zkrv::cli::add_security(app, sa);
   zkrv::cli::InputArgs ia;
   auto* inp = zkrv::cli::add_input(app, ia);
+  zkrv::cli::InspectArgs ina;
+  auto* ins = zkrv::cli::add_inspect(app, ina);
+  zkrv::cli::DigestArgs da;
+  auto* dig = zkrv::cli::add_digest(app, da);
 
   try {
     app.parse(argc, argv);
@@ -56,6 +61,8 @@ int main(int argc, char** argv) {
     if (*ver) return zkrv::cli::cmd_verify(va);
     if (*sec) return zkrv::cli::cmd_security(sa);
     if (*inp) return zkrv::cli::cmd_input(ia);
+    if (*ins) return zkrv::cli::cmd_inspect(ina);
+    if (*dig) return zkrv::cli::cmd_digest(da);
   } catch (const std::bad_alloc&) {
     return fail(zkrv::cli::kOutOfMemory, "out of memory");
   } catch (const std::exception& e) {

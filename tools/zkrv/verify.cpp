@@ -32,15 +32,32 @@ CLI::App* add_verify(CLI::App& app, VerifyArgs& a) {
       ->check(real_range(0, spec::kHashCollisionBits))->excludes(sec);
   v->add_flag("--json", a.json, "print one JSON object: the verdict, the statement, the policy, and every term of "
                                 "both security figures with the shape they were computed for");
+  v->add_option("--write-output", a.write_output, "once the proof is verified, write the public output it proves to FILE "
+                                                  "(atomically; - is stdout, and the verdict then goes to stderr); nothing "
+                                                  "is written for a rejected proof");
   v->footer("Prints \"verified: ...\" (program digest, exit code, output length, provable and conjectured bits,\n"
             "the policy that held) or \"rejected: <stage>: <reason>\"; a proof whose options give less than the\n"
             "policy is rejected at the security stage. Exit code: 0 verified, 1 rejected (the proof does not\n"
-            "prove this statement), 65 malformed proof file or ELF, 66 file missing or unreadable, 64 usage,\n"
-            "71 out of memory (the table: zkrv --help).");
+            "prove this statement), 65 malformed proof file or ELF, 66 file missing or unreadable (or --write-output\n"
+            "not written), 64 usage, 71 out of memory (the table: zkrv --help).");
   return v;
 }
 
 namespace {
+
+// Where the verdict goes: stderr when the proven output takes stdout (--write-output -).
+FILE* verdict_stream(const VerifyArgs& a) { return a.write_output == "-" ? stderr : stdout; }
+
+// --write-output: the proven public output, after the verdict (called only for a verified proof).
+int write_proven_output(const VerifyArgs& a, const std::vector<uint8_t>& output) {
+  if (a.write_output.empty()) return 0;
+  if (a.write_output == "-") {
+    std::fwrite(output.data(), 1, output.size(), stdout);
+    return std::fflush(stdout) == 0 ? 0 : fail(kIoError, "cannot write the proven output to stdout");
+  }
+  if (auto err = tools::write_file_atomic(a.write_output, output); !err.empty()) return fail(kIoError, err);
+  return 0;
+}
 
 // The verdict as one JSON object (--json), with the security members when they were computed.
 void print_json(const spec::StarkProof& p, const ref::verify::VerifyResult& r, const spec::SecurityPolicy& policy,
@@ -91,24 +108,26 @@ int verify_bundle(const VerifyArgs& a, const std::vector<uint8_t>& bytes, const 
     if (r.ok() || r.rejection->stage == ref::verify::Rejection::Stage::kSecurity)
       std::printf(",\"provable_bits\":%.1f,\"conjectured_bits\":%.1f", r.security.provable_bits, r.security.conjectured_bits);
     std::printf(",\"seconds\":%.3f}\n", secs);
-    return r.ok() ? 0 : kFailed;
+    return r.ok() ? write_proven_output(a, st.output) : kFailed;
   }
   if (!r.ok()) {
-    std::printf("rejected: %s: %s%s\n", ref::verify::stage_name(r.rejection->stage), where.c_str(), r.rejection->what.c_str());
+    std::fprintf(verdict_stream(a), "rejected: %s: %s%s\n", ref::verify::stage_name(r.rejection->stage), where.c_str(),
+                 r.rejection->what.c_str());
     return kFailed;
   }
-  std::printf("verified: program %s, exit code %u, output %zu bytes%s; %zu segments of 2^%u cycles; %.1f provable bits, "
-              "%.1f conjectured bits; policy %s held (%.2f s)\n",
+  std::fprintf(verdict_stream(a), "verified: program %s, exit code %u, output %zu bytes%s; %zu segments of 2^%u cycles; "
+               "%.1f provable bits, %.1f conjectured bits; policy %s held (%.2f s)\n",
               hex_bytes(st.program_digest).c_str(), st.exit_code, st.output.size(),
               output ? "" : " (claimed by the proof; no --output given)", st.segments(), st.log_segment,
               r.security.provable_bits, r.security.conjectured_bits, policy.str().c_str(), secs);
-  return 0;
+  return write_proven_output(a, st.output);
 }
 
 }  // namespace
 
 int cmd_verify(const VerifyArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
+  if (a.json && a.write_output == "-") return fail(kUsage, "--json and --write-output - both want stdout: write the output to a file");
   const spec::SecurityPolicy policy =
       a.min_provable_bits >= 0 ? spec::SecurityPolicy::at_least(spec::SecurityPolicy::Measure::kProvable, a.min_provable_bits)
                                : spec::SecurityPolicy::preset(a.security);
@@ -136,19 +155,19 @@ int cmd_verify(const VerifyArgs& a) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (a.json) {
     print_json(*parsed.proof, r, policy, secs);
-    return r.ok() ? 0 : kFailed;
+    return r.ok() ? write_proven_output(a, parsed.proof->statement.output) : kFailed;
   }
   if (!r.ok()) {
-    std::printf("rejected: %s: %s\n", ref::verify::stage_name(r.rejection->stage), r.rejection->what.c_str());
+    std::fprintf(verdict_stream(a), "rejected: %s: %s\n", ref::verify::stage_name(r.rejection->stage), r.rejection->what.c_str());
     return kFailed;
   }
   const auto& st = parsed.proof->statement;
-  std::printf("verified: program %s, exit code %u, output %zu bytes%s; %.1f provable bits, %.1f conjectured bits; "
-              "policy %s held (%.2f s)\n",
+  std::fprintf(verdict_stream(a), "verified: program %s, exit code %u, output %zu bytes%s; %.1f provable bits, "
+               "%.1f conjectured bits; policy %s held (%.2f s)\n",
               hex_bytes(st.program_digest).c_str(), st.exit_code, st.output.size(),
               a.output.empty() ? " (claimed by the proof; no --output given)" : "", r.security.provable_bits,
               r.security.conjectured_bits, policy.str().c_str(), secs);
-  return 0;
+  return write_proven_output(a, st.output);
 }
 
 }  // namespace zkrv::cli
