@@ -4,6 +4,7 @@
 #   2. optimized/ never depends on reference/ or tools/: no target defined under optimized/
 #      links, directly or through any other target, a zkrv_ref_* target or a target defined
 #      under tools/. What both sides need lives in core/ (or spec/).
+#   3. the installed zkrv::verifier (api/) links no prover, trace builder or executor.
 
 # The targets `target` links, directly: LINK_LIBRARIES and INTERFACE_LINK_LIBRARIES, with
 # $<LINK_ONLY:...> unwrapped; names that are not targets are left out.
@@ -53,6 +54,20 @@ function(zkrv_check_verifier_layering)
   endforeach()
 endfunction()
 
+# 3. the host API's zkrv::verifier carries the verifier alone: no prover, trace builder or executor.
+function(zkrv_check_api_verifier_layering)
+  if(NOT TARGET zkrv_verifier)
+    return()
+  endif()
+  zkrv_reachable_edges(zkrv_verifier edges)
+  foreach(edge ${edges})
+    string(REGEX REPLACE "^[^>]*>" "" to "${edge}")
+    if(to MATCHES "^(zkrv_ref_prove|zkrv_ref_air|zkrv_ref_exec|zkrv_opt_.*|zkrv_api_prover_objects)$")
+      message(FATAL_ERROR "layering: zkrv_verifier (the installed zkrv::verifier) must not link ${to} (${edge})")
+    endif()
+  endforeach()
+endfunction()
+
 function(zkrv_check_optimized_layering)
   set(dirs ${CMAKE_SOURCE_DIR}/optimized)
   get_property(subdirs DIRECTORY ${CMAKE_SOURCE_DIR}/optimized PROPERTY SUBDIRECTORIES)
@@ -76,4 +91,5 @@ function(zkrv_check_optimized_layering)
 endfunction()
 
 zkrv_check_verifier_layering()
+zkrv_check_api_verifier_layering()
 zkrv_check_optimized_layering()

@@ -15,7 +15,7 @@ lcov --quiet --extract "$out/all.info" "$src/*" --output-file "$out/project.info
 lcov --quiet --remove "$out/project.info" "$build/*" --output-file "$out/project.info"
 genhtml --quiet "$out/project.info" --output-directory "$out" --title "zkrv line coverage"
 echo "line coverage per folder:"
-for d in spec reference optimized guest conformance fuzz tests tools; do
+for d in spec core reference optimized api guest conformance fuzz tests tools; do
   if lcov --quiet --extract "$out/project.info" "$src/$d/*" --output-file "$out/$d.info" 2>/dev/null && [ -s "$out/$d.info" ]; then
     pct=$(lcov --summary "$out/$d.info" 2>&1 | sed -n 's/.*lines\.*: *\([0-9.]*%\).*(\(.*\))/\1 (\2)/p')
     printf "  %-12s %s\n" "$d" "${pct:-no data}"

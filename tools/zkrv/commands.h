@@ -1,5 +1,5 @@
 #pragma once
-// What the zkrv subcommands share (guest.cpp, options.cpp, trace_check.cpp), and the subcommands,
+// What the zkrv subcommands share (guest.cpp, options.cpp; the trace check is api/trace_check.h), and the subcommands,
 // one file each (run.cpp, profile.cpp, check.cpp, prove.cpp, verify.cpp): each registers its
 // options on the app (add_*) and runs when chosen (cmd_*); main.cpp wires them.
 
@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "api/trace_check.h"
+#include "zkrv/prover.h"
 #include "optimized/air/check.h"
 #include "reference/air/trace.h"
 #include "spec/isa.h"
@@ -38,6 +40,9 @@ void progress(const std::string& line);
 std::optional<uint64_t> parse_uint(std::string_view s);
 CLI::Validator uint_range(uint64_t lo, uint64_t hi);
 CLI::Validator real_range(double lo, double hi);
+// A number of bytes: a whole number, optionally followed by K, M, G or T (2^10, 2^20, 2^30, 2^40).
+std::optional<uint64_t> parse_bytes(std::string_view s);
+CLI::Validator byte_count();
 // --segment-cycles: a power of two, 2^kMinSegmentLog .. 2^kMaxSegmentLog (protocol:segments:cut).
 CLI::Validator segment_cycles();
 // Lower-case hex of the bytes; a string's body escaped for JSON (quotes, backslashes, control bytes).
@@ -56,10 +61,15 @@ int load_guest(const std::string& program, const std::string& input_path, uint64
 // the ELF's symbols), the cycles, and what to do: for the cycle limit, the option that raises it
 // (now max_cycles); for an access in the guard below zkrv.ld's stack, or with sp below the
 // stack, that the stack overflowed, its size, and STACK_SIZE.
-std::string stopped_line(const Guest& g, const spec::ExecResult& r, uint64_t max_cycles);
+std::string stopped_line(std::span<const uint8_t> elf, const spec::Fault& fault, uint64_t cycles, uint64_t sp,
+                         uint64_t max_cycles);
+inline std::string stopped_line(const Guest& g, const spec::ExecResult& r, uint64_t max_cycles) {
+  return stopped_line(g.elf, r.fault, r.cycles, r.regs[2], max_cycles);
+}
 
-// The memory a run may use here: the machine's physical memory, or ZKRV_MEMORY_BYTES (a number of
-// bytes) or ulimit -v where lower; `what` names which ("this machine has", ...).
+// The memory a run may use here (zkrv::memory_budget): the machine's physical memory, or
+// ZKRV_MEMORY_BYTES (a number of bytes) or ulimit -v where lower; `what` names which ("this
+// machine has", ...).
 struct Memory {
   double bytes;
   std::string what;
@@ -68,10 +78,8 @@ Memory memory_here();
 // What this machine takes. check holds a run's whole trace: about kCheckBytesPerCycle per cycle
 // of its tables (padded to a power of two; 2.3 KB measured at 2^18 and 2^21), and
 // kCheckReferenceBytesPerCycle on the reference path (--reference, --spec, --segment-cycles, the
-// report of a failure: 10.6 KB measured, rows of vectors); a segment's proof about
-// kSegmentBytesPerCycle per cycle of the segment and kSegmentBaseBytes besides (prove_bundle.cpp).
+// report of a failure: 10.6 KB measured, rows of vectors); a segment's proof, api/estimate.h.
 inline constexpr double kCheckBytesPerCycle = 3584, kCheckReferenceBytesPerCycle = 12288;
-inline constexpr double kSegmentBytesPerCycle = 8192, kSegmentBaseBytes = 0.3e9;
 // The largest k such that check takes runs of 2^k cycles here at that cost (at least 10).
 unsigned check_capacity_log(double bytes_per_cycle);
 // The largest segment size 2^k (kMinSegmentLog..kMaxSegmentLog) whose proof fits here, or 0.
@@ -79,15 +87,9 @@ unsigned segment_capacity_log();
 // One paragraph for --help: what check and prove take on this machine.
 std::string capacity_text();
 
-// The generated evaluator's check of a built trace (optimized/air/check.h): true when every
-// constraint holds and every bus balances, with the reference checker's summary line. With
-// consume_rows, each table's rows are freed once its columns exist. A false answer is then
-// explained by ref::air::check_trace.
-bool fast_trace_check(ref::air::AirTrace& trace, bool consume_rows, std::string* summary);
-// The same check of column-major tables (spec order) and public values, as optimized/trace
-// builds them.
-bool fast_tables_check(const std::vector<opt::air::TableColumns>& tables, const std::vector<opt::Fp>& publics,
-                       std::string* summary);
+// The generated evaluator's check of a built trace (api/trace_check.h), shared with the prover.
+using api::fast_tables_check;
+using api::fast_trace_check;
 
 // Writes DIR/trace.json (Chrome/Perfetto) and DIR/summary.json of the spans recorded so far.
 int write_spans(const std::string& dir);
@@ -128,14 +130,14 @@ struct ProveArgs {
   uint64_t max_cycles = spec::kDefaultMaxCycles;
   uint64_t seed = 0;
   uint64_t segment_cycles = uint64_t{1} << spec::kDefaultSegmentLog;
+  uint64_t max_memory = 0;  // 0: zkrv::memory_budget()
   bool json = false, quiet = false;
 };
 CLI::App* add_prove(CLI::App& app, ProveArgs& a);
 int cmd_prove(const ProveArgs& a);
-// prove_bundle.cpp: a run longer than --segment-cycles, proven as a bundle of segments
-// (protocol:segments:*). `stage` prints a stage line; `backend`: the optimized prover's.
-int prove_bundle(const ProveArgs& a, const Guest& g, const spec::StarkOptions& options, const spec::ExecOptions& exec,
-                 const std::string& out, const std::function<void(std::string_view)>& stage, opt::Backend* backend);
+// A zkrv::Error from the host API as the exit code and one line (a guest fault described with the
+// ELF's symbols, stopped_line).
+int fail_api(const zkrv::Error& e, std::span<const uint8_t> elf, uint64_t max_cycles);
 
 struct VerifyArgs {
   std::string proof, program, output, write_output;

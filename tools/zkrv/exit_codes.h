@@ -36,7 +36,7 @@ inline std::string exit_code_table() {
          row(std::to_string(kBadInput), "bad input: ELF rejected, input too large, malformed proof or spec, cost-scope misuse") +
          row(std::to_string(kIoError), "file missing or unreadable, or output not writable") +
          row(std::to_string(kInternal), "internal error (a bug in zkrv)") +
-         row(std::to_string(kOutOfMemory), "out of memory, or the run needs more memory than this machine (or ulimit -v, or ZKRV_MEMORY_BYTES) gives") +
+         row(std::to_string(kOutOfMemory), "out of memory, or the run needs more memory than this machine (or its cgroup, ulimit -v, ZKRV_MEMORY_BYTES, --max-memory) gives") +
          row(std::to_string(fault_exit_code(FaultKind::kIllegalInstruction)) + "-" +
                  std::to_string(fault_exit_code(FaultKind::kCycleLimit)),
              "the guest faulted: " + fault(FaultKind::kIllegalInstruction) + ", " + fault(FaultKind::kMisalignedJump) +

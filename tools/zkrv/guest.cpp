@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "reference/elf/elf_loader.h"
+#include "api/estimate.h"
 #include "spec/run_segments.h"
 #include "tools/common/files.h"
 #include "tools/profile/symbols.h"
@@ -33,17 +34,9 @@ void progress(const std::string& line) {
 }
 
 
-Memory memory_here() {
-  Memory m{static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE)),
-           "this machine has"};
-  if (const char* e = std::getenv("ZKRV_MEMORY_BYTES")) {  // a share of a machine (and the tests' small one)
-    char* end = nullptr;
-    const double v = std::strtod(e, &end);
-    if (end != e && *end == 0 && v > 0 && v < m.bytes) m = {v, "ZKRV_MEMORY_BYTES is"};
-  }
-  if (rlimit as{}; ::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY && static_cast<double>(as.rlim_cur) < m.bytes)
-    m = {static_cast<double>(as.rlim_cur), "the address-space limit (ulimit -v) is"};
-  return m;
+Memory memory_here() {  // read once: check's capacity before and after a run must agree
+  static const zkrv::MemoryBudget m = zkrv::memory_budget();
+  return {m.bytes, m.source};
 }
 
 unsigned check_capacity_log(double bytes_per_cycle) {
@@ -57,7 +50,7 @@ unsigned segment_capacity_log() {
   const double have = memory_here().bytes;
   unsigned k = 0;
   for (unsigned j = spec::kMinSegmentLog; j <= spec::kMaxSegmentLog; ++j)
-    if (kSegmentBytesPerCycle * static_cast<double>(uint64_t{1} << j) + kSegmentBaseBytes <= have) k = j;
+    if (api::estimated_segment_bytes(j, 0) <= have) k = j;
   return k;
 }
 
@@ -93,25 +86,45 @@ int load_guest(const std::string& program, const std::string& input_path, uint64
   return 0;
 }
 
-std::string stopped_line(const Guest& g, const spec::ExecResult& r, uint64_t max_cycles) {
-  const auto symbols = tools::profile::SymbolTable::from_elf(g.elf);
+std::string stopped_line(std::span<const uint8_t> elf, const spec::Fault& fault, uint64_t cycles, uint64_t sp,
+                         uint64_t max_cycles) {
+  const auto symbols = tools::profile::SymbolTable::from_elf(elf);
   std::string where;
-  if (const int f = symbols.find(r.fault.pc); f >= 0) where = " in " + symbols.functions()[static_cast<size_t>(f)].name;
-  const std::string after = " after " + std::to_string(r.cycles) + " cycles";
-  const auto kind = r.fault.kind;
+  if (const int f = symbols.find(fault.pc); f >= 0) where = " in " + symbols.functions()[static_cast<size_t>(f)].name;
+  const std::string after = " after " + std::to_string(cycles) + " cycles";
+  const auto kind = fault.kind;
   if (const auto stack = symbols.stack(); stack && (kind == spec::FaultKind::kLoad || kind == spec::FaultKind::kStore)) {
     const auto [bottom, top] = *stack;
-    const uint64_t sp = r.regs[2];
     constexpr uint64_t kGuard = 0x10000;  // zkrv.ld's unmapped guard below the stack
-    const bool in_guard = bottom >= kGuard && r.fault.address < bottom && r.fault.address >= bottom - kGuard;
+    const bool in_guard = bottom >= kGuard && fault.address < bottom && fault.address >= bottom - kGuard;
     if (in_guard || (sp < bottom && bottom - sp <= top - bottom))  // a frame larger than the guard jumps it
-      return "guest stack overflow: " + spec::describe(r.fault) + where + after + ", sp " + hex(sp) + " below the stack [" +
+      return "guest stack overflow: " + spec::describe(fault) + where + after + ", sp " + hex(sp) + " below the stack [" +
              hex(bottom) + ", " + hex(top) + ") of " + std::to_string((top - bottom) >> 10) +
              " KiB (give the guest more: zkrv_add_guest's STACK_SIZE, or -Wl,--defsym=ZKRV_STACK_SIZE=...)";
   }
-  std::string line = "guest " + spec::describe(r.fault) + where + after;
+  std::string line = "guest " + spec::describe(fault) + where + after;
   if (kind == spec::FaultKind::kCycleLimit) line += " (the limit: --max-cycles " + std::to_string(max_cycles) + "; raise it to run longer)";
   return line;
+}
+
+int fail_api(const zkrv::Error& e, std::span<const uint8_t> elf, uint64_t max_cycles) {
+  switch (e.code()) {
+    case zkrv::ErrorCode::kInvalidArgument:
+    case zkrv::ErrorCode::kUnsupported: return fail(kUsage, e.what());
+    case zkrv::ErrorCode::kBadProgram:
+    case zkrv::ErrorCode::kBadInput: return fail(kBadInput, e.what());
+    case zkrv::ErrorCode::kIo: return fail(kIoError, e.what());
+    case zkrv::ErrorCode::kGuestFault: {
+      const zkrv::Fault& f = *e.fault();
+      const spec::Fault sf{static_cast<spec::FaultKind>(f.kind), f.pc, f.instruction, f.address};
+      return fail(fault_exit_code(sf.kind), "only runs that exit can be proven: " + stopped_line(elf, sf, f.cycles, f.regs[2], max_cycles));
+    }
+    case zkrv::ErrorCode::kUnsatisfied: return fail(kFailed, e.what());
+    case zkrv::ErrorCode::kOutOfMemory: return fail(kOutOfMemory, e.what());
+    case zkrv::ErrorCode::kCancelled:
+    case zkrv::ErrorCode::kInternal: break;
+  }
+  return fail(kInternal, e.what());
 }
 
 }  // namespace zkrv::cli

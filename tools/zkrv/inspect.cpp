@@ -91,9 +91,11 @@ int cmd_inspect(const InspectArgs& a) {
 }
 
 int cmd_digest(const DigestArgs& a) {
-  Guest g;
-  if (int err = load_guest(a.program, "", 0, g); err != 0) return err;
-  std::printf("%s\n", hex_bytes(ref::stark::program_digest(g.image)).c_str());
+  try {
+    std::printf("%s\n", zkrv::to_hex(zkrv::Program::from_file(a.program).digest()).c_str());
+  } catch (const zkrv::Error& e) {
+    return fail_api(e, {}, 0);
+  }
   return 0;
 }
 

@@ -35,6 +35,32 @@ CLI::Validator uint_range(uint64_t lo, uint64_t hi) {
       range);
 }
 
+std::optional<uint64_t> parse_bytes(std::string_view s) {
+  uint64_t scale = 1;
+  if (!s.empty()) {
+    const char last = s.back();
+    const std::string_view units = "KMGT";
+    if (const size_t i = units.find(last); i != std::string_view::npos) {
+      scale = uint64_t{1} << (10 * (i + 1));
+      s.remove_suffix(1);
+    }
+  }
+  const auto v = parse_uint(s);
+  if (!v || *v == 0 || *v > UINT64_MAX / scale) return std::nullopt;
+  return *v * scale;
+}
+
+CLI::Validator byte_count() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        const auto v = parse_bytes(s);
+        if (!v) return "'" + s + "' is not a number of bytes (a whole number, optionally followed by K, M, G or T: 2^10 ...)";
+        s = std::to_string(*v);
+        return {};
+      },
+      "BYTES");
+}
+
 CLI::Validator segment_cycles() {
   const std::string range = "a power of two from " + std::to_string(uint64_t{1} << spec::kMinSegmentLog) + " to " +
                             std::to_string(uint64_t{1} << spec::kMaxSegmentLog);

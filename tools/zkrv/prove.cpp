@@ -1,22 +1,15 @@
-// zkrv prove: execute a guest, check its trace against the spec, prove it with the reference
-// or the optimized prover, write the proof atomically, and print a summary.
+// zkrv prove: the host API's prove (api/prover.cpp: execute, check the trace against the spec,
+// prove it as one proof or a bundle of segments, with the reference or the optimized prover),
+// the proof written atomically as it is made, and a summary.
 
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 #include <sstream>
 
-#include "optimized/exec/fast_executor.h"
-#include "optimized/trace/trace.h"
-#include "reference/air/check.h"
-#include "optimized/prove/prove.h"
-#include "reference/prove/prove.h"
-#include "reference/stark/air.h"
 #include "tools/common/files.h"
 #include "core/span/span.h"
 #include "tools/zkrv/commands.h"
@@ -45,45 +38,6 @@ std::string default_proof_path(const std::string& program) {
   std::string base = program.substr(program.find_last_of('/') + 1);
   if (base.size() > 4 && base.compare(base.size() - 4, 4, ".elf") == 0) base.resize(base.size() - 4);
   return base + ".proof";
-}
-
-// The reference prover keeps, per table row, every column on the trace domain and on the LDE
-// coset (b + 1 copies of 8 bytes: main, auxiliary and quotient columns) and three Merkle trees
-// of 32-byte digests; 5/4 for transients. Checked against quicksort (9.3 GB measured, 2^19 rows).
-double estimated_prove_bytes(const std::vector<size_t>& heights, unsigned log_blowup) {
-  const auto& layout = ref::stark::air_layout();
-  const double b = std::ldexp(1.0, static_cast<int>(log_blowup));
-  double bytes = 0;
-  for (size_t t = 0; t < layout.tables.size(); ++t) {
-    const auto& tl = layout.tables[t];
-    const double h = static_cast<double>(heights.at(t));
-    bytes += h * (8.0 * static_cast<double>(tl.columns + tl.aux_width() + tl.quotient_width()) * (b + 1) + 3 * 32.0 * b);
-  }
-  return bytes * 1.25;
-}
-
-// The optimized prover with --lde stream holds no LDE (optimized/prove): each table's main and auxiliary columns
-// as coefficients, the main trace until LogUp, and, while a table's quotient or DEEP sum is
-// computed, one coset part of its columns, its quotient values on the LDE domain (3 values of
-// 8 bytes per LDE row; the estimate still counts the 13 the prover held before the backend seam),
-// the quotient chunks (counted at LDE size: they are held as coefficients now), and three Merkle trees
-// of the tallest LDE (32 bytes per row each). 5/4 for transients; checked against quicksort
-// (3.3 GB measured at 2^19 cpu rows; the estimate says 4.2 GB).
-double estimated_optimized_prove_bytes(const std::vector<size_t>& heights, unsigned log_blowup) {
-  const auto& layout = ref::stark::air_layout();
-  const double b = std::ldexp(1.0, static_cast<int>(log_blowup));
-  double coeffs = 0, trace = 0, part = 0, q = 0, n_max = 0;
-  for (size_t t = 0; t < layout.tables.size(); ++t) {
-    const auto& tl = layout.tables[t];
-    const double h = static_cast<double>(heights.at(t)), cols = static_cast<double>(tl.columns),
-                 aux = static_cast<double>(tl.aux_width());
-    coeffs += 8 * h * (cols + aux);
-    trace += 8 * h * cols;
-    part = std::max(part, 8 * h * (cols + aux) + 13 * 8 * h * b);
-    q += 8 * h * b * static_cast<double>(tl.quotient_width());
-    n_max = std::max(n_max, h * b);
-  }
-  return 1.25 * std::max(coeffs + trace, coeffs + part + q + 3 * 32 * n_max);
 }
 
 }  // namespace
@@ -118,6 +72,11 @@ CLI::App* add_prove(CLI::App& app, ProveArgs& a) {
                 "a run longer than N cycles (a power of two, 1024 to 2097152) is proven as a bundle of segments of N "
                 "cycles (spec/protocol.md §9); a shorter one as one proof")
       ->capture_default_str()->check(segment_cycles());
+  p->add_option("--max-memory", a.max_memory, "the memory the prover may use, in bytes (K, M, G, T: powers of 1024); "
+                                              "a run estimated to need more is refused after one execution, before any "
+                                              "table is built (default: the lowest of the machine's memory, MemAvailable, "
+                                              "the cgroup's limit, ZKRV_MEMORY_BYTES and ulimit -v)")
+      ->transform(byte_count());
   p->add_flag("--json", a.json, "print the summary as JSON on stdout");
   p->add_option("--spans", a.spans_dir, "write DIR/trace.json (Perfetto: a span per stage and per table, an RSS "
                                         "counter, the bytes of the live buffers at each stage's end) and "
@@ -131,7 +90,8 @@ CLI::App* add_prove(CLI::App& app, ProveArgs& a) {
             "The proof is written atomically: nothing is left behind on failure. Exit code: 0\n"
             "proved, 1 the run does not satisfy the constraint spec (first failing spec ID), 101-107 the guest\n"
             "faulted or hit the cycle limit, 64-66 usage and file errors, 70 internal error, 71 out of memory or the run\n"
-            "needs more memory to prove than this machine (or ulimit -v) gives, checked before proving\n"
+            "needs more memory to prove than --max-memory (or this machine, its cgroup, or ulimit -v) gives, checked\n"
+            "after one execution, before any table is built\n"
             "(the table: zkrv --help).\n" + capacity_text());
   return p;
 }
@@ -155,40 +115,105 @@ int cmd_prove(const ProveArgs& a) {
 }
 
 namespace {
-int cmd_prove_body(const ProveArgs& a) {
-  std::unique_ptr<opt::Backend> backend;
-  if (a.backend != "cpu") {
-    if (a.prover != "optimized") return fail(kUsage, "--backend " + a.backend + " is for the optimized prover");
-    std::string why;
-    auto gpu = opt::make_cuda_backend(&why);
-    if (!gpu) return fail(kUsage, "--backend " + a.backend + ": " + why);
-    backend = a.backend == "gpu" ? std::move(gpu) : opt::make_dual_backend(opt::make_cpu_backend(a.threads), std::move(gpu));
+
+zkrv::ProveOptions api_options(const ProveArgs& a) {
+  zkrv::ProveOptions o;
+  o.execute.max_cycles = a.max_cycles;
+  o.execute.random_seed = a.seed;
+  o.security = a.security == "provable" ? zkrv::ProveOptions::Security::kProvable : zkrv::ProveOptions::Security::kConjectured;
+  o.segment_cycles = a.segment_cycles;
+  o.prover = a.prover == "reference" ? zkrv::ProveOptions::Prover::kReference : zkrv::ProveOptions::Prover::kOptimized;
+  o.threads = a.threads;
+  o.max_memory = static_cast<double>(a.max_memory);
+  o.lde = a.lde == "hold" ? zkrv::ProveOptions::Lde::kHold : a.lde == "stream" ? zkrv::ProveOptions::Lde::kStream : zkrv::ProveOptions::Lde::kAuto;
+  o.backend = a.backend == "gpu" ? zkrv::ProveOptions::Backend::kGpu : a.backend == "dual" ? zkrv::ProveOptions::Backend::kDual
+                                                                                          : zkrv::ProveOptions::Backend::kCpu;
+  return o;
+}
+
+void print_summary(const ProveArgs& a, const std::string& out, const zkrv::ProveReport& r, double wall) {
+  FILE* const report = out == "-" ? stderr : stdout;  // -o -: the proof is on stdout
+  const zkrv::Statement& st = r.statement;
+  const auto cycles = static_cast<unsigned long long>(r.cycles);
+  if (st.bundle) {
+    if (a.json) {
+      std::fprintf(report, "{\"proof\":\"%s\",\"cycles\":%llu,\"exit_code\":%u,\"output_bytes\":%zu,\"segments\":%llu,"
+                           "\"segment_cycles\":%llu,\"proof_bytes\":%llu,\"provable_bits\":%.1f,\"conjectured_bits\":%.1f,"
+                           "\"security\":\"%s\",\"queries\":%u,\"wall_s\":%.3f,\"cycles_per_s\":%.1f,\"peak_rss_mb\":%.1f,"
+                           "\"estimated_mb\":%.1f,\"prover\":\"%s\"}\n",
+                   out.c_str(), cycles, st.exit_code, st.output.size(), static_cast<unsigned long long>(st.segments),
+                   static_cast<unsigned long long>(a.segment_cycles), static_cast<unsigned long long>(r.proof_bytes),
+                   r.provable_bits, r.conjectured_bits, a.security.c_str(), r.queries, wall, static_cast<double>(r.cycles) / wall,
+                   peak_rss_mb(), r.estimated_bytes / 1048576, a.prover.c_str());
+      return;
+    }
+    std::fprintf(report, "proved %s: %llu cycles, exit code %u, %zu output bytes\n", a.program.c_str(), cycles, st.exit_code,
+                 st.output.size());
+    std::fprintf(report, "segments: %llu of 2^%u cycles\n", static_cast<unsigned long long>(st.segments), st.log_segment_cycles);
+    std::fprintf(report, "bundle: %s, %llu bytes; %s security: %.1f provable bits, %.1f conjectured bits\n", out.c_str(),
+                 static_cast<unsigned long long>(r.proof_bytes), a.security.c_str(), r.provable_bits, r.conjectured_bits);
+    if (r.queries != r.preset_queries)
+      std::fprintf(report, "queries: %u (the preset's %u raised for the union bound over %llu segments)\n", r.queries,
+                   r.preset_queries, static_cast<unsigned long long>(st.segments));
+  } else {
+    std::ostringstream heights, heights_json;
+    for (size_t t = 0; t < r.table_heights.size(); ++t) {
+      heights << (t ? " " : "") << r.table_heights[t].first << "=2^" << unsigned{st.log_heights[t]};
+      heights_json << (t ? "," : "") << "\"" << r.table_heights[t].first << "\":" << r.table_heights[t].second;
+    }
+    const bool optimized = a.prover != "reference";
+    if (a.json) {
+      std::fprintf(report, "{\"proof\":\"%s\",\"cycles\":%llu,\"exit_code\":%u,\"output_bytes\":%zu,\"heights\":{%s},"
+                           "\"proof_bytes\":%llu,\"provable_bits\":%.1f,\"conjectured_bits\":%.1f,\"security\":\"%s\","
+                           "\"wall_s\":%.3f,\"cycles_per_s\":%.1f,\"peak_rss_mb\":%.1f,\"estimated_mb\":%.1f,\"prover\":\"%s\","
+                           "\"lde\":\"%s\"}\n",
+                   out.c_str(), cycles, st.exit_code, st.output.size(), heights_json.str().c_str(),
+                   static_cast<unsigned long long>(r.proof_bytes), r.provable_bits, r.conjectured_bits, a.security.c_str(), wall,
+                   static_cast<double>(r.cycles) / wall, peak_rss_mb(), r.estimated_bytes / 1048576, a.prover.c_str(),
+                   !optimized ? "" : r.lde == zkrv::ProveOptions::Lde::kHold ? "hold" : "stream");
+      return;
+    }
+    std::fprintf(report, "proved %s: %llu cycles, exit code %u, %zu output bytes\n", a.program.c_str(), cycles, st.exit_code,
+                 st.output.size());
+    std::fprintf(report, "tables: %s\n", heights.str().c_str());
+    std::fprintf(report, "proof: %s, %llu bytes; %s security: %.1f provable bits, %.1f conjectured bits\n", out.c_str(),
+                 static_cast<unsigned long long>(r.proof_bytes), a.security.c_str(), r.provable_bits, r.conjectured_bits);
   }
+  std::fprintf(report, "time: %.2f s (%.0f cycles/s); peak memory %.0f MB\n", wall, static_cast<double>(r.cycles) / wall,
+               peak_rss_mb());
+}
+
+int cmd_prove_body(const ProveArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
-  auto lap = t0;
   uint64_t lap_ns = core::span::now_ns();
-  auto stage = [&](std::string_view name) {
-    const auto now = std::chrono::steady_clock::now();
+  zkrv::ProveOptions o = api_options(a);
+  o.progress = [&](const zkrv::Progress& p) {
+    if (p.kind == zkrv::Progress::Kind::kNote) return progress(p.text);
+    if (p.kind == zkrv::Progress::Kind::kBuffers) {  // --spans: the bytes each live buffer holds, and the rest
+      if (!core::span::enabled()) return;
+      std::vector<std::pair<std::string, double>> v;
+      double sum = 0;
+      for (const auto& [name, bytes] : p.live_buffers) v.emplace_back(name, static_cast<double>(bytes)), sum += static_cast<double>(bytes);
+      v.emplace_back("unattributed", std::max(0.0, static_cast<double>(core::span::rss_bytes()) - sum));
+      return core::span::counter("live buffers (bytes)", std::move(v));
+    }
     char line[64];
-    std::snprintf(line, sizeof line, "%-9s %8.2f s", std::string(name).c_str(), std::chrono::duration<double>(now - lap).count());
+    std::snprintf(line, sizeof line, "%-9s %8.2f s", p.text.c_str(), p.seconds);
     progress(line);
-    lap = now;
     if (core::span::enabled()) core::span::counter("rss", {{"bytes", static_cast<double>(core::span::rss_bytes())}});  // at its end too
     const uint64_t ns = core::span::now_ns();
-    core::span::complete(std::string(name), core::span::Level::kStage, lap_ns, ns);  // nothing unless --spans
+    core::span::complete(p.text, core::span::Level::kStage, lap_ns, ns);  // nothing unless --spans
     lap_ns = ns;
   };
-  // --spans: the bytes each live buffer of the prover holds at each stage's end, and the rest
-  const auto buffers = [&](std::string_view, const std::vector<std::pair<std::string, size_t>>& live) {
-    if (!core::span::enabled()) return;
-    std::vector<std::pair<std::string, double>> v;
-    double sum = 0;
-    for (const auto& [name, bytes] : live) v.emplace_back(name, static_cast<double>(bytes)), sum += static_cast<double>(bytes);
-    v.emplace_back("unattributed", std::max(0.0, static_cast<double>(core::span::rss_bytes()) - sum));
-    core::span::counter("live buffers (bytes)", std::move(v));
-  };
-  Guest g;
-  if (int err = load_guest(a.program, a.input, spec::kDefaultMaxInputBytes, g); err != 0) return err;
+  std::vector<uint8_t> elf, input;
+  std::optional<zkrv::Program> program;
+  {
+    Guest g;
+    if (int err = load_guest(a.program, a.input, spec::kDefaultMaxInputBytes, g); err != 0) return err;
+    program = zkrv::Program::from_elf(g.elf);
+    elf = std::move(g.elf);
+    input = std::move(g.input);
+  }
   const std::string out = a.out.empty() ? default_proof_path(a.program) : a.out;
   {  // fail before the work, not after it, when the proof cannot be written
     const auto slash = out.find_last_of('/');
@@ -196,110 +221,22 @@ int cmd_prove_body(const ProveArgs& a) {
     if (::access(dir.c_str(), W_OK) != 0) return fail(kIoError, out + ": cannot write there (" + dir + " is not a writable folder)");
     if (std::filesystem::is_directory(out)) return fail(kIoError, out + ": cannot write there (it is a folder)");
   }
-  const spec::StarkOptions options = spec::stark_preset(a.security);
-  spec::ExecOptions opt;
-  opt.max_cycles = a.max_cycles;
-  opt.random_seed = a.seed;
-  {  // spec: protocol:segments:single — one proof up to --segment-cycles, a bundle beyond
-    const spec::ExecResult first = opt::execute(g.image, g.input, opt);
-    if (first.status == spec::ExitStatus::kExited && first.cycles > a.segment_cycles)
-      return prove_bundle(a, g, options, opt, out, stage, backend.get());
+  // The proof goes to a temporary file beside `out` as it is made, renamed onto it once whole.
+  tools::AtomicFile file(out);
+  if (!file.error().empty()) return fail(kIoError, file.error());
+  struct WriteFailed {};
+  zkrv::ProveReport report;
+  try {
+    report = zkrv::prove_to(*program, input, o, [&](std::span<const uint8_t> bytes) {
+      if (!file.write(bytes)) throw WriteFailed{};
+    });
+  } catch (const WriteFailed&) {
+    return fail(kIoError, file.error());
+  } catch (const zkrv::Error& e) {
+    return fail_api(e, elf, a.max_cycles);
   }
-  const bool optimized = a.prover != "reference";
-  // The optimized prover's tables come from the fast trace builder (optimized/trace), the
-  // reference prover's from the reference builder; they are equal (tests/trace).
-  opt::trace::BuiltTrace built;
-  ref::air::AirTrace trace;
-  uint64_t cycles = 0;
-  std::vector<size_t> table_heights;
-  auto refuse = [&](const spec::ExecResult& run) {
-    return fail(fault_exit_code(run.fault.kind), "only runs that exit can be proven: " + stopped_line(g, run, a.max_cycles));
-  };
-  // The reference checker's report of a trace that does not hold (the run is replayed).
-  auto explain = [&]() {
-    spec::ExecOptions traced = opt;
-    traced.trace = true;
-    const auto run = opt::execute(g.image, g.input, traced);
-    const auto report = ref::air::check_trace(ref::air::build_trace(g.image, run));
-    if (report.ok()) return fail(kInternal, "internal error: the generated evaluator rejects a trace the reference accepts");
-    return fail(kFailed, "refused: the run does not satisfy the constraint spec: " + report.summary());
-  };
-  if (optimized) {
-    built = opt::trace::build_trace(g.image, g.input, opt, a.threads, [&](std::string_view s, double) { stage(s); });
-    if (built.run.status != spec::ExitStatus::kExited) return refuse(built.run);
-    cycles = built.run.cycles;
-    for (const auto& t : built.tables) table_heights.push_back(t.height);
-    if (!fast_tables_check(built.tables, built.publics, nullptr)) return explain();
-  } else {
-    opt.trace = true;
-    auto run = opt::execute(g.image, g.input, opt);
-    if (run.status != spec::ExitStatus::kExited) return refuse(run);
-    stage("execute");
-    cycles = run.cycles;
-    trace = ref::air::build_trace(g.image, run);
-    std::vector<spec::StepRecord>().swap(run.trace);  // the tables hold everything from here on
-    stage("trace");
-    for (const auto& tl : ref::stark::air_layout().tables) table_heights.push_back(trace.table(tl.name).height());
-    if (!fast_trace_check(trace, false, nullptr)) return explain();
-  }
-  stage("check");
-  bool hold = false;
-  {
-    // The optimized prover holds the LDE when that needs at most half of what there is (--lde auto)
-    const double full = estimated_prove_bytes(table_heights, options.log_blowup),
-                 lean = estimated_optimized_prove_bytes(table_heights, options.log_blowup);
-    const auto [have, what] = memory_here();
-    // Holding pays only for short runs: since the DEEP codeword and the openings stopped reading
-    // the LDE, streaming was as fast from 2^18 rows up (sha256 at 2^19: 34.8 s streamed, 35.1 s
-    // held, 2.5x the memory), while at 2^16 holding was 15% faster.
-    const size_t tallest = table_heights.empty() ? 0 : *std::max_element(table_heights.begin(), table_heights.end());
-    if (optimized) hold = a.lde == "hold" || (a.lde == "auto" && tallest <= (size_t{1} << 17) && full <= have / 2);
-    const double need = !optimized || hold ? full : lean;
-    char buf[200];
-    if (need > have) {
-      std::snprintf(buf, sizeof buf, "this run needs about %.1f GB to prove; %s %.1f GB",
-                    need / 1e9, what.c_str(), have / 1e9);
-      return fail(kOutOfMemory, buf);
-    }
-    std::snprintf(buf, sizeof buf, "proving needs about %.1f GB%s", need / 1e9,
-                  !optimized ? "" : hold ? " (the LDE held)" : " (the LDE computed a part at a time in each pass)");
-    progress(buf);
-  }
-  const auto progress = [&](std::string_view s, double) { stage(s); };
-  const auto proof = optimized ? opt::prove::prove_unchecked(g.image, std::move(built.tables), built.publics, options,
-                                                             a.threads, progress, buffers,
-                                                             hold ? opt::prove::Lde::kHold : opt::prove::Lde::kStream,
-                                                             backend.get())
-                               : ref::prove::prove_unchecked_consuming(g.image, std::move(trace), options, progress);
-  const auto bytes = spec::encode_stark_proof(proof);
-  if (auto err = tools::write_file_atomic(out, bytes); !err.empty()) return fail(kIoError, err);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-  FILE* const report = out == "-" ? stderr : stdout;  // -o -: the proof is on stdout
-  const auto& layout = ref::stark::air_layout();
-  const auto sec = spec::stark_security(options, layout.security_shape(proof.statement.log_heights));
-  std::ostringstream heights, heights_json;
-  for (size_t t = 0; t < layout.tables.size(); ++t) {
-    heights << (t ? " " : "") << layout.tables[t].name << "=2^" << unsigned{proof.statement.log_heights[t]};
-    heights_json << (t ? "," : "") << "\"" << layout.tables[t].name << "\":" << (uint64_t{1} << proof.statement.log_heights[t]);
-  }
-  if (a.json) {
-    std::fprintf(report, "{\"proof\":\"%s\",\"cycles\":%llu,\"exit_code\":%u,\"output_bytes\":%zu,\"heights\":{%s},"
-                         "\"proof_bytes\":%zu,\"provable_bits\":%.1f,\"conjectured_bits\":%.1f,\"security\":\"%s\","
-                         "\"wall_s\":%.3f,\"cycles_per_s\":%.1f,\"peak_rss_mb\":%.1f,\"prover\":\"%s\",\"lde\":\"%s\"}\n",
-                         out.c_str(), static_cast<unsigned long long>(cycles), proof.statement.exit_code,
-                         proof.statement.output.size(), heights_json.str().c_str(), bytes.size(), sec.provable_bits,
-                         sec.conjectured_bits, a.security.c_str(), wall, static_cast<double>(cycles) / wall, peak_rss_mb(),
-                         a.prover.c_str(), !optimized ? "" : hold ? "hold" : "stream");
-  } else {
-    std::fprintf(report, "proved %s: %llu cycles, exit code %u, %zu output bytes\n", a.program.c_str(),
-                         static_cast<unsigned long long>(cycles), proof.statement.exit_code, proof.statement.output.size());
-    std::fprintf(report, "tables: %s\n", heights.str().c_str());
-    std::fprintf(report, "proof: %s, %zu bytes; %s security: %.1f provable bits, %.1f conjectured bits\n", out.c_str(),
-                         bytes.size(), a.security.c_str(), sec.provable_bits, sec.conjectured_bits);
-    std::fprintf(report, "time: %.2f s (%.0f cycles/s); peak memory %.0f MB\n", wall, static_cast<double>(cycles) / wall,
-                         peak_rss_mb());
-  }
+  if (auto err = file.commit(); !err.empty()) return fail(kIoError, err);
+  print_summary(a, out, report, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return 0;
 }
 }  // namespace

@@ -1,11 +1,12 @@
-// zkrv verify: check a proof against the statement the user gives (the ELF, the expected exit
-// code, optionally the expected public output) under the caller's security policy.
+// zkrv verify: the host API's verify (api/verifier.cpp) of a proof against the statement the user
+// gives (the ELF, the expected exit code, optionally the expected public output) under the
+// caller's security policy.
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 
-#include "reference/elf/elf_loader.h"
-#include "reference/verify/verify.h"
+#include "reference/stark/air.h"
+#include "spec/bundle.h"
 #include "tools/common/files.h"
 #include "tools/zkrv/commands.h"
 #include "tools/zkrv/exit_codes.h"
@@ -59,68 +60,37 @@ int write_proven_output(const VerifyArgs& a, const std::vector<uint8_t>& output)
   return 0;
 }
 
-// The verdict as one JSON object (--json), with the security members when they were computed.
-void print_json(const spec::StarkProof& p, const ref::verify::VerifyResult& r, const spec::SecurityPolicy& policy,
-                double secs) {
-  const spec::Statement& st = p.statement;
-  std::printf("{\"verified\":%s", r.ok() ? "true" : "false");
-  if (!r.ok())
-    std::printf(",\"stage\":\"%s\",\"check\":\"%s\",\"what\":\"%s\"", ref::verify::stage_name(r.rejection->stage),
-                ref::verify::check_name(r.rejection->check), json_escape(r.rejection->what).c_str());
-  // the statement the proof claims: program digest, exit code, output and the table heights
-  std::printf(",\"program\":\"%s\",\"exit_code\":%u,\"output_bytes\":%zu,\"output_hex\":\"%s\",\"log_heights\":[",
-              hex_bytes(st.program_digest).c_str(), st.exit_code, st.output.size(), hex_bytes(st.output).c_str());
-  for (size_t t = 0; t < st.log_heights.size(); ++t) std::printf("%s%u", t ? "," : "", unsigned{st.log_heights[t]});
-  std::printf("]");
-  std::printf(",\"policy\":{\"measure\":\"%s\",\"min_bits\":%.17g}", spec::measure_name(policy.measure),
-              policy.min_bits);
-  if (r.ok() || r.rejection->stage == ref::verify::Rejection::Stage::kSecurity)
-    std::printf(",%s", security_json(p.options, r.shape, r.security).c_str());
-  std::printf(",\"seconds\":%.3f}\n", secs);
-}
+const char* rejection_stage(const zkrv::Verdict& v) { return zkrv::stage_name(v.rejection->stage); }
 
-// spec: protocol:segments:* — a bundle (magic ZKRV-SEG): every segment, the one LogUp sum, the
-// bundle's security (the union over its segments).
-int verify_bundle(const VerifyArgs& a, const std::vector<uint8_t>& bytes, const Guest& g, const std::vector<uint8_t>* output,
-                  const spec::SecurityPolicy& policy, std::chrono::steady_clock::time_point t0) {
-  const auto parsed = spec::decode_bundle(bytes);
-  if (!parsed.proof) {
-    const std::string why = parsed.error->what + " at byte " + std::to_string(parsed.error->offset);
-    if (a.json)
-      std::printf("{\"verified\":false,\"stage\":\"malformed\",\"check\":\"malformed\",\"what\":\"%s\"}\n",
-                  json_escape(why).c_str());
-    return fail(kBadInput, a.proof + ": malformed bundle: " + why);
+// The verdict as one JSON object (--json): the verdict, the statement the proof claims, the policy,
+// and, once computed, the security (for one proof every term of both figures with the shape, from
+// the proof's options; for a bundle the two figures).
+void print_json(std::span<const uint8_t> bytes, const zkrv::Verdict& v, const spec::SecurityPolicy& policy, double secs) {
+  const zkrv::Statement& st = *v.statement;
+  const std::string where = v.rejection && v.rejection->segment ? "segment " + std::to_string(*v.rejection->segment) + ": " : "";
+  std::printf("{\"verified\":%s", v.ok() ? "true" : "false");
+  if (!v.ok())
+    std::printf(",\"stage\":\"%s\",\"check\":\"%s\",\"what\":\"%s\"", rejection_stage(v), v.rejection->check.c_str(),
+                json_escape(where + v.rejection->what).c_str());
+  if (v.rejection && v.rejection->segment) std::printf(",\"segment\":%llu", static_cast<unsigned long long>(*v.rejection->segment));
+  std::printf(",\"program\":\"%s\",\"exit_code\":%u,\"output_bytes\":%zu,\"output_hex\":\"%s\"",
+              hex_bytes(st.program).c_str(), st.exit_code, st.output.size(), hex_bytes(st.output).c_str());
+  if (st.bundle) {
+    std::printf(",\"segments\":%llu,\"log_segment_cycles\":%u", static_cast<unsigned long long>(st.segments), st.log_segment_cycles);
+  } else {
+    std::printf(",\"log_heights\":[");
+    for (size_t t = 0; t < st.log_heights.size(); ++t) std::printf("%s%u", t ? "," : "", unsigned{st.log_heights[t]});
+    std::printf("]");
   }
-  const spec::BundleStatement& st = parsed.proof->statement;
-  const auto r = ref::verify::verify_bundle(*parsed.proof, {&g.image, a.exit_code, output}, policy);
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const std::string where = r.segment ? "segment " + std::to_string(*r.segment) + ": " : "";
-  if (a.json) {
-    std::printf("{\"verified\":%s", r.ok() ? "true" : "false");
-    if (!r.ok())
-      std::printf(",\"stage\":\"%s\",\"check\":\"%s\",\"what\":\"%s\"", ref::verify::stage_name(r.rejection->stage),
-                  ref::verify::check_name(r.rejection->check), json_escape(where + r.rejection->what).c_str());
-    if (r.segment) std::printf(",\"segment\":%zu", *r.segment);
-    std::printf(",\"program\":\"%s\",\"exit_code\":%u,\"output_bytes\":%zu,\"output_hex\":\"%s\",\"segments\":%zu,"
-                "\"log_segment_cycles\":%u,\"policy\":{\"measure\":\"%s\",\"min_bits\":%.17g}",
-                hex_bytes(st.program_digest).c_str(), st.exit_code, st.output.size(), hex_bytes(st.output).c_str(),
-                st.segments(), st.log_segment, spec::measure_name(policy.measure), policy.min_bits);
-    if (r.ok() || r.rejection->stage == ref::verify::Rejection::Stage::kSecurity)
-      std::printf(",\"provable_bits\":%.1f,\"conjectured_bits\":%.1f", r.security.provable_bits, r.security.conjectured_bits);
-    std::printf(",\"seconds\":%.3f}\n", secs);
-    return r.ok() ? write_proven_output(a, st.output) : kFailed;
+  std::printf(",\"policy\":{\"measure\":\"%s\",\"min_bits\":%.17g}", spec::measure_name(policy.measure), policy.min_bits);
+  if (v.security_computed && st.bundle) {
+    std::printf(",\"provable_bits\":%.1f,\"conjectured_bits\":%.1f", v.provable_bits, v.conjectured_bits);
+  } else if (v.security_computed) {  // every term, recomputed from the options the verifier accepted
+    const auto p = spec::decode_stark_proof(bytes);
+    const auto shape = ref::stark::air_layout().security_shape(st.log_heights);
+    std::printf(",%s", security_json(p.proof->options, shape, spec::stark_security(p.proof->options, shape)).c_str());
   }
-  if (!r.ok()) {
-    std::fprintf(verdict_stream(a), "rejected: %s: %s%s\n", ref::verify::stage_name(r.rejection->stage), where.c_str(),
-                 r.rejection->what.c_str());
-    return kFailed;
-  }
-  std::fprintf(verdict_stream(a), "verified: program %s, exit code %u, output %zu bytes%s; %zu segments of 2^%u cycles; "
-               "%.1f provable bits, %.1f conjectured bits; policy %s held (%.2f s)\n",
-              hex_bytes(st.program_digest).c_str(), st.exit_code, st.output.size(),
-              output ? "" : " (claimed by the proof; no --output given)", st.segments(), st.log_segment,
-              r.security.provable_bits, r.security.conjectured_bits, policy.str().c_str(), secs);
-  return write_proven_output(a, st.output);
+  std::printf(",\"seconds\":%.3f}\n", secs);
 }
 
 }  // namespace
@@ -131,42 +101,48 @@ int cmd_verify(const VerifyArgs& a) {
   const spec::SecurityPolicy policy =
       a.min_provable_bits >= 0 ? spec::SecurityPolicy::at_least(spec::SecurityPolicy::Measure::kProvable, a.min_provable_bits)
                                : spec::SecurityPolicy::preset(a.security);
-  Guest g;
-  if (int err = load_guest(a.program, "", 0, g); err != 0) return err;
+  std::optional<zkrv::Program> program;
+  try {
+    program = zkrv::Program::from_file(a.program);
+  } catch (const zkrv::Error& e) {
+    return fail_api(e, {}, 0);
+  }
   auto proof = tools::read_file(a.proof, uint64_t{1} << 30, "proof");
   if (!proof.bytes) return fail(kIoError, proof.error);
-  std::vector<uint8_t> expected_output;
+  zkrv::Expected expected{a.exit_code, std::nullopt};
   if (!a.output.empty()) {
     auto out = tools::read_file(a.output, uint64_t{1} << 30, "output");
     if (!out.bytes) return fail(kIoError, out.error);
-    expected_output = std::move(*out.bytes);
+    expected.output = std::move(*out.bytes);
   }
-  if (spec::is_bundle(*proof.bytes)) return verify_bundle(a, *proof.bytes, g, a.output.empty() ? nullptr : &expected_output, policy, t0);
-  const auto parsed = spec::decode_stark_proof(*proof.bytes);
-  if (!parsed.proof) {
-    const std::string why = parsed.error->what + " at byte " + std::to_string(parsed.error->offset);
-    if (a.json)  // the verdict as JSON too; the exit code stays that of a malformed file
-      std::printf("{\"verified\":false,\"stage\":\"malformed\",\"check\":\"malformed\",\"what\":\"%s\"}\n",
-                  json_escape(why).c_str());
-    return fail(kBadInput, a.proof + ": malformed proof: " + why);
-  }
-  const ref::verify::Expected e{&g.image, a.exit_code, a.output.empty() ? nullptr : &expected_output};
-  const auto r = ref::verify::verify(*parsed.proof, e, policy);
+  const zkrv::Policy api_policy{policy.measure == spec::SecurityPolicy::Measure::kProvable ? zkrv::Policy::Measure::kProvable
+                                                                                          : zkrv::Policy::Measure::kConjectured,
+                                policy.min_bits};
+  const zkrv::Verdict v = zkrv::verify(*program, *proof.bytes, expected, api_policy);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (a.json) {
-    print_json(*parsed.proof, r, policy, secs);
-    return r.ok() ? write_proven_output(a, parsed.proof->statement.output) : kFailed;
+  if (!v.statement) {  // malformed: the verdict as JSON too; the exit code stays that of a malformed file
+    if (a.json)
+      std::printf("{\"verified\":false,\"stage\":\"malformed\",\"check\":\"malformed\",\"what\":\"%s\"}\n",
+                  json_escape(v.rejection->what).c_str());
+    return fail(kBadInput, a.proof + (spec::is_bundle(*proof.bytes) ? ": malformed bundle: " : ": malformed proof: ") +
+                               v.rejection->what);
   }
-  if (!r.ok()) {
-    std::fprintf(verdict_stream(a), "rejected: %s: %s\n", ref::verify::stage_name(r.rejection->stage), r.rejection->what.c_str());
+  const zkrv::Statement& st = *v.statement;
+  if (a.json) {
+    print_json(*proof.bytes, v, policy, secs);
+    return v.ok() ? write_proven_output(a, st.output) : kFailed;
+  }
+  if (!v.ok()) {
+    const std::string where = v.rejection->segment ? "segment " + std::to_string(*v.rejection->segment) + ": " : "";
+    std::fprintf(verdict_stream(a), "rejected: %s: %s%s\n", rejection_stage(v), where.c_str(), v.rejection->what.c_str());
     return kFailed;
   }
-  const auto& st = parsed.proof->statement;
-  std::fprintf(verdict_stream(a), "verified: program %s, exit code %u, output %zu bytes%s; %.1f provable bits, "
+  const std::string shape = st.bundle ? "; " + std::to_string(st.segments) + " segments of 2^" + std::to_string(st.log_segment_cycles) + " cycles" : "";
+  std::fprintf(verdict_stream(a), "verified: program %s, exit code %u, output %zu bytes%s%s; %.1f provable bits, "
                "%.1f conjectured bits; policy %s held (%.2f s)\n",
-              hex_bytes(st.program_digest).c_str(), st.exit_code, st.output.size(),
-              a.output.empty() ? " (claimed by the proof; no --output given)" : "", r.security.provable_bits,
-              r.security.conjectured_bits, policy.str().c_str(), secs);
+               hex_bytes(st.program).c_str(), st.exit_code, st.output.size(),
+               a.output.empty() ? " (claimed by the proof; no --output given)" : "", shape.c_str(), v.provable_bits,
+               v.conjectured_bits, policy.str().c_str(), secs);
   return write_proven_output(a, st.output);
 }
 

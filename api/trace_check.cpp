@@ -1,13 +1,13 @@
-// The generated evaluator's check of a built trace (optimized/air/check.h), for zkrv check and
-// zkrv prove.
+// The generated evaluator's check of a built trace (optimized/air/check.h), for the prover of the
+// host API and zkrv check.
 #include <random>
 #include <set>
 
 #include "optimized/air/check.h"
 #include "reference/stark/air.h"
-#include "tools/zkrv/commands.h"
+#include "api/trace_check.h"
 
-namespace zkrv::cli {
+namespace zkrv::api {
 
 bool fast_trace_check(ref::air::AirTrace& trace, bool consume_rows, std::string* summary) {
   const auto& code = opt::air::generated_tables();
@@ -40,4 +40,4 @@ bool fast_tables_check(const std::vector<opt::air::TableColumns>& tables, const 
   return true;
 }
 
-}  // namespace zkrv::cli
+}  // namespace zkrv::api

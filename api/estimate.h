@@ -1,0 +1,52 @@
+#pragma once
+// What proving takes: the memory estimates the prover of the host API checks before the work,
+// and zkrv's --help states. Inside the host API: not installed.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "spec/isa.h"
+#include "spec/run_segments.h"
+
+namespace zkrv::api {
+
+// A segment's proof: about kSegmentBytesPerCycle per cycle of the segment and kSegmentBaseBytes
+// besides, plus 6 bytes per byte the run touches (not fitted like the one-proof estimates below:
+// the loop workload's 2^20-cycle segments peaked at 7.5 to 7.6 GB, 0.85 of it). sha256_chain's 2^20-cycle segments peaked at
+// 6.7 GB (6.4 KB per cycle; an ALU-heavy run fills the alu and mul tables), quicksort's 2^16 at 458 MB.
+inline constexpr double kSegmentBytesPerCycle = 8192, kSegmentBaseBytes = 0.3e9;
+double estimated_segment_bytes(unsigned log_segment, size_t touched_bytes);
+
+// What one execution tells of a run's tables before any is built: the executor's statistics
+// (ExecOptions::collect_stats), the distinct bytes it touched (spec::RunPlanner), and the bytes
+// and number of its syscalls.
+struct RunCounts {
+  uint64_t cycles = 0, touched_bytes = 0, io_bytes = 0, syscalls = 0;
+  spec::ExecStats stats;
+};
+// The first execution, before anything is built: the run, its cut into segments of 2^k cycles
+// (spec: protocol:segments:cut — boundaries, chunk bounds, each byte's final token), and its counts.
+struct FirstRun {
+  spec::ExecResult run;
+  std::optional<spec::RunPlan> plan;  // when the run exited
+  RunCounts counts;
+};
+FirstRun execute_first(const spec::ProgramImage& image, std::span<const uint8_t> input, const spec::ExecOptions& exec,
+                       unsigned log_segment);
+
+// Each table's height (spec order) as the trace builder (optimized/trace) will make it: the
+// tables built from the ELF, the output and the fixed ones as the verifier derives them; cpu one
+// row per cycle; alu one per ALU, compare and branch instruction, shift one per shift, div one per
+// division, mul one per multiplication, shift and two per division; mem one per byte touched;
+// io one per byte read or written; syscall one per syscall; each padded as the tables say.
+std::vector<size_t> predicted_heights(const spec::ProgramImage& image, const std::vector<uint8_t>& output, const RunCounts& run);
+
+// The optimized prover holding the LDE (and the reference prover): per table row, every column on
+// the trace domain and on the LDE coset, three Merkle trees, and the process besides.
+double estimated_prove_bytes(const std::vector<size_t>& heights, unsigned log_blowup);
+// The optimized prover computing the LDE a part at a time (Lde::kStream).
+double estimated_optimized_prove_bytes(const std::vector<size_t>& heights, unsigned log_blowup);
+
+}  // namespace zkrv::api
