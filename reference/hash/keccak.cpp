@@ -1,12 +1,14 @@
 #include "reference/hash/keccak.h"
 
+#include <bit>
+
 #include "spec/keccak.h"
 
 namespace zkrv::ref {
 namespace {
 
 
-uint64_t rotl(uint64_t v, unsigned s) { return s == 0 ? v : (v << s) | (v >> (64 - s)); }
+uint64_t rotl(uint64_t v, unsigned s) { return std::rotl(v, static_cast<int>(s)); }
 
 // Lane (x, y) is state[x + 5y]. Rotation offsets r[x][y] from FIPS 202 (Table 2).
 constexpr unsigned kRho[5][5] = {{0, 36, 3, 41, 18}, {1, 44, 10, 45, 2}, {62, 6, 43, 15, 61},
@@ -16,15 +18,24 @@ constexpr unsigned kRho[5][5] = {{0, 36, 3, 41, 18}, {1, 44, 10, 45, 2}, {62, 6,
 
 // spec: protocol:hash:keccak_f — 24 rounds of theta, rho, pi, chi, iota.
 void keccak_f1600(std::array<uint64_t, 25>& a) {
+  // The loops have constant bounds; unrolling them makes every index and rotation a constant
+  // (the Merkle trees hash millions of nodes through this function).
   for (uint64_t rc : spec::kKeccakRoundConstants) {
-    std::array<uint64_t, 5> c{}, d{};
+    std::array<uint64_t, 5> c, d;
+#pragma GCC unroll 5
     for (int x = 0; x < 5; ++x) c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];   // theta
+#pragma GCC unroll 5
     for (int x = 0; x < 5; ++x) d[x] = c[(x + 4) % 5] ^ rotl(c[(x + 1) % 5], 1);
+#pragma GCC unroll 25
     for (int i = 0; i < 25; ++i) a[i] ^= d[i % 5];
-    std::array<uint64_t, 25> b{};
+    std::array<uint64_t, 25> b;
+#pragma GCC unroll 5
     for (int x = 0; x < 5; ++x)                                                               // rho and pi
+#pragma GCC unroll 5
       for (int y = 0; y < 5; ++y) b[y + 5 * ((2 * x + 3 * y) % 5)] = rotl(a[x + 5 * y], kRho[x][y]);
+#pragma GCC unroll 5
     for (int x = 0; x < 5; ++x)                                                               // chi
+#pragma GCC unroll 5
       for (int y = 0; y < 5; ++y) a[x + 5 * y] = b[x + 5 * y] ^ (~b[(x + 1) % 5 + 5 * y] & b[(x + 2) % 5 + 5 * y]);
     a[0] ^= rc;                                                                               // iota
   }

@@ -1,28 +1,35 @@
 #include "reference/ntt/ntt.h"
 
 #include <stdexcept>
+#include <utility>
 
 namespace zkrv::ref {
 namespace {
 
-// e_i = sum_j c_j w^(ij): split into even and odd coefficients.
-std::vector<Fp> transform(const std::vector<Fp>& c, Fp w) {
-  const size_t n = c.size();
-  if (n == 1) return c;
-  std::vector<Fp> even(n / 2), odd(n / 2);
-  for (size_t j = 0; j < n / 2; ++j) {
-    even[j] = c[2 * j];
-    odd[j] = c[2 * j + 1];
+// e_i = sum_j c_j w^(ij), radix-2 Cooley–Tukey in place: the coefficients in bit-reversed order,
+// then for each block size 2, 4, …, n the butterflies (u, v) → (u + t·v, u − t·v) with t running
+// over the block's powers of its root w^(n / size). The same sums as splitting into even and odd
+// coefficients recursively, without a vector per call.
+std::vector<Fp> transform(std::vector<Fp> a, Fp w) {
+  const size_t n = a.size();
+  for (size_t i = 1, j = 0; i < n; ++i) {  // j = bit-reverse(i), counted in reverse
+    size_t bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) std::swap(a[i], a[j]);
   }
-  const auto e = transform(even, w * w), o = transform(odd, w * w);
-  std::vector<Fp> out(n);
-  Fp t = Fp::from_u64(1);
-  for (size_t i = 0; i < n / 2; ++i) {
-    out[i] = e[i] + t * o[i];
-    out[i + n / 2] = e[i] - t * o[i];
-    t = t * w;
+  for (size_t size = 2; size <= n; size *= 2) {
+    const Fp step = w.pow(n / size);
+    for (size_t start = 0; start < n; start += size) {
+      Fp t = Fp::from_u64(1);
+      for (size_t k = 0; k < size / 2; ++k, t = t * step) {
+        const Fp u = a[start + k], v = t * a[start + k + size / 2];
+        a[start + k] = u + v;
+        a[start + k + size / 2] = u - v;
+      }
+    }
   }
-  return out;
+  return a;
 }
 
 }  // namespace
