@@ -6,6 +6,7 @@
 
 #include "zkrv/verifier.h"
 #include "spec/isa.h"
+#include "spec/key.h"
 #include "spec/stark.h"
 
 namespace zkrv {
@@ -14,6 +15,10 @@ struct Program::Impl {
   std::vector<uint8_t> elf;
   spec::ProgramImage image;
   Digest digest{};
+};
+
+struct Key::Impl {
+  spec::ProgramKey key;
 };
 
 namespace api {

@@ -2,10 +2,12 @@
 // reference verifier (reference/verify), which is the only one.
 #include <cmath>
 #include <new>
+#include <stdexcept>
 
 #include "api/program_impl.h"
 #include "reference/elf/elf_loader.h"
 #include "reference/stark/air.h"
+#include "reference/verify/key.h"
 #include "reference/verify/verify.h"
 #include "spec/bundle.h"
 #include "tools/common/files.h"
@@ -32,6 +34,7 @@ const char* error_code_name(ErrorCode c) {
     case ErrorCode::kCancelled: return "cancelled";
     case ErrorCode::kUnsupported: return "unsupported";
     case ErrorCode::kInternal: return "internal";
+    case ErrorCode::kBadKey: return "bad key";
   }
   return "?";
 }
@@ -68,6 +71,40 @@ Program Program::from_file(const std::string& path) {
     return from_elf(*r.bytes);
   } catch (const Error& e) {
     throw Error(ErrorCode::kBadProgram, path + ": " + e.what());
+  }
+}
+
+Key::Key(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+const Digest& Key::digest() const { return impl_->key.program_digest; }
+std::vector<uint8_t> Key::bytes() const { return spec::encode_key(impl_->key); }
+
+Key Key::of(const Program& program) {
+  try {
+    auto impl = std::make_shared<Impl>();
+    impl->key = ref::verify::make_key(program.impl().image);
+    return Key(std::move(impl));
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorCode::kOutOfMemory, "out of memory");
+  } catch (const std::invalid_argument& e) {
+    throw Error(ErrorCode::kBadProgram, e.what());
+  }
+}
+
+Key Key::from_bytes(std::span<const uint8_t> bytes) {
+  auto parsed = spec::decode_key(bytes);
+  if (!parsed.key) throw Error(ErrorCode::kBadKey, parsed.error->what + " at byte " + std::to_string(parsed.error->offset));
+  auto impl = std::make_shared<Impl>();
+  impl->key = std::move(*parsed.key);
+  return Key(std::move(impl));
+}
+
+Key Key::from_file(const std::string& path) {
+  auto r = tools::read_file(path, uint64_t{1} << 20, "key");
+  if (!r.bytes) throw Error(ErrorCode::kIo, r.error);
+  try {
+    return from_bytes(*r.bytes);
+  } catch (const Error& e) {
+    throw Error(ErrorCode::kBadKey, path + ": " + e.what());
   }
 }
 
@@ -114,13 +151,15 @@ Verdict malformed(const std::string& what) {
 }  // namespace
 
 namespace {
-Verdict verify_unguarded(const Program& program, std::span<const uint8_t> proof, const Expected& expected, const Policy& policy) {
+// From the program's image or its key (one of the two).
+Verdict verify_unguarded(const spec::ProgramImage* image, const spec::ProgramKey* key, std::span<const uint8_t> proof,
+                         const Expected& expected, const Policy& policy) {
   if (!(policy.min_bits >= 0 && policy.min_bits <= spec::kHashCollisionBits))
     throw Error(ErrorCode::kInvalidArgument, "the policy's min_bits must be within [0, " +
                                                  std::to_string(static_cast<int>(spec::kHashCollisionBits)) + "]");
   const spec::SecurityPolicy sp = api::to_spec(policy);
   const std::vector<uint8_t>* output = expected.output ? &*expected.output : nullptr;
-  const ref::verify::Expected e{&program.impl().image, expected.exit_code, output};
+  const ref::verify::Expected e{image, expected.exit_code, output, key};
   Verdict v;
   if (spec::is_bundle(proof)) {
     const auto parsed = spec::decode_bundle(proof);
@@ -147,7 +186,15 @@ Verdict verify_unguarded(const Program& program, std::span<const uint8_t> proof,
 
 Verdict verify(const Program& program, std::span<const uint8_t> proof, const Expected& expected, const Policy& policy) {
   try {
-    return verify_unguarded(program, proof, expected, policy);
+    return verify_unguarded(&program.impl().image, nullptr, proof, expected, policy);
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorCode::kOutOfMemory, "out of memory");
+  }
+}
+
+Verdict verify(const Key& key, std::span<const uint8_t> proof, const Expected& expected, const Policy& policy) {
+  try {
+    return verify_unguarded(nullptr, &key.impl().key, proof, expected, policy);
   } catch (const std::bad_alloc&) {
     throw Error(ErrorCode::kOutOfMemory, "out of memory");
   }

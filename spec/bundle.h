@@ -15,7 +15,7 @@
 
 namespace zkrv::spec {
 
-inline constexpr uint32_t kBundleVersion = 2;
+inline constexpr uint32_t kBundleVersion = 3;
 
 struct BundleStatement {
   Digest program_digest{};

@@ -133,7 +133,7 @@ inline Fp3Raw read_fp3(Reader& r) { return {r.field(), r.field(), r.field()}; }
 // A proof's body from its aux root on (protocol:proof:stark; protocol:segments:proof, per
 // segment): the aux and quotient roots, u32 count and the opened values, u32 count and the FRI
 // layer roots, u32 count and the final polynomial, u64 nonce, u32 count and the query openings
-// (main, aux, quotient), u32 count and the FRI layer openings. P is StarkProof or SegmentProof.
+// (main, aux, quotient, program), u32 count and the FRI layer openings. P is StarkProof or SegmentProof.
 template <class P>
 void put_tail(std::vector<uint8_t>& b, const P& p) {
   b.insert(b.end(), p.aux_root.begin(), p.aux_root.end());
@@ -150,6 +150,7 @@ void put_tail(std::vector<uint8_t>& b, const P& p) {
     put_opening(b, q.main);
     put_opening(b, q.aux);
     put_opening(b, q.quotient);
+    put_opening(b, q.program);
   }
   put(b, p.fri_openings.size(), 4);
   for (const FriLayerOpening& o : p.fri_openings) put_layer_opening(b, o);
@@ -165,11 +166,12 @@ void read_tail(Reader& r, P& p) {
   p.final_poly.resize(r.count(24, "final polynomial coefficient"));
   for (Fp3Raw& c : p.final_poly) c = read_fp3(r);
   p.pow_nonce = r.uint(8);
-  p.queries.resize(r.count(24, "query"));
+  p.queries.resize(r.count(32, "query"));
   for (QueryOpening& q : p.queries) {
     read_opening(r, q.main);
     read_opening(r, q.aux);
     read_opening(r, q.quotient);
+    read_opening(r, q.program);
   }
   p.fri_openings.resize(r.count(8, "FRI layer opening"));
   for (FriLayerOpening& o : p.fri_openings) read_layer_opening(r, o);

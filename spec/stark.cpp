@@ -29,7 +29,7 @@ StarkOptions stark_preset(const std::string& name) {
 }
 
 std::optional<std::string> check_options(const StarkOptions& o) {
-  if (o.log_blowup < 2 || o.log_blowup > 3) return "log_blowup must be 2 or 3";
+  if (o.log_blowup < kMinLogBlowup || o.log_blowup > kMaxLogBlowup) return "log_blowup must be 2 or 3";
   if (o.num_queries < 1 || o.num_queries > 1024) return "num_queries must be in 1..1024";
   if (o.pow_bits > 30) return "pow_bits must be at most 30";
   if (o.log_final_size > 8) return "log_final_size must be at most 8";

@@ -15,9 +15,10 @@
 
 namespace zkrv::spec {
 
+inline constexpr unsigned kMinLogBlowup = 2, kMaxLogBlowup = 3;
 // protocol:stark:options — the options a proof is made with; all are in the statement.
 struct StarkOptions {
-  unsigned log_blowup = 2;      // LDE and FRI rate 2^-log_blowup; 2..3 (quotients need 4x)
+  unsigned log_blowup = 2;      // LDE and FRI rate 2^-log_blowup; kMinLogBlowup..kMaxLogBlowup (quotients need 4x)
   unsigned num_queries = 92;    // 1..1024
   unsigned pow_bits = 16;       // grinding before the queries; 0..30
   unsigned log_final_size = 3;  // FRI folds until the degree bound is at most 2^log_final_size; 0..8
@@ -31,7 +32,7 @@ std::optional<std::string> check_options(const StarkOptions& o);  // why the opt
 // least keeps the Johnson regime's rate condition (protocol:stark:security) for every table.
 inline constexpr unsigned kMinLogHeight = 5;
 inline constexpr unsigned kMaxLogHeight = 24;
-inline constexpr uint32_t kStarkProofVersion = 4;
+inline constexpr uint32_t kStarkProofVersion = 5;
 
 // protocol:stark:statement
 struct Statement {
@@ -50,8 +51,10 @@ struct MixedOpening {
   std::vector<Digest> siblings;
   friend bool operator==(const MixedOpening&, const MixedOpening&) = default;
 };
+// A query's openings of the four trees: main, aux, quotient and the program tree
+// (protocol:stark:program).
 struct QueryOpening {
-  MixedOpening main, aux, quotient;
+  MixedOpening main, aux, quotient, program;
   friend bool operator==(const QueryOpening&, const QueryOpening&) = default;
 };
 

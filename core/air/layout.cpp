@@ -133,6 +133,7 @@ AirLayout build_layout(spec::air::Mode mode) {
                   "spec columns of kind auxiliary are not supported by the protocol");
       tl.is_pre.push_back(pre);
       (pre ? tl.pre : tl.main).push_back(c);
+      if (pre && is_program_column(t.name, t.columns[c].name)) tl.program.push_back(c);
     }
     unsigned chunks = 1;
     for (const auto& c : t.constraints) {

@@ -111,12 +111,20 @@ struct CompiledInteraction {
 // bounds, · multiplies them. It trusts the types; core/air/bound_lint.h finds what enforces them.
 double value_bound(const spec::air::Table& t, const spec::air::Expr& e);
 
+// protocol:stark:program — whether a preprocessed column depends on the program alone (and is
+// committed in the program tree), rather than on the claimed output (the output table's) or on a
+// bundle's boundary registers (regs' iv* and ev*).
+inline bool is_program_column(const std::string& table, const std::string& column) {
+  return table != "output" && (table != "regs" || column == "reg");
+}
+
 // protocol:stark:layout — one table as the protocol commits it.
 struct TableLayout {
   std::string name;
   size_t columns = 0;               // spec columns (preprocessed and main, declaration order)
   std::vector<std::string> column_names;  // in that order
   std::vector<size_t> pre, main;    // spec column indices of each kind, in order
+  std::vector<size_t> program;      // the preprocessed ones of the program tree (protocol:stark:program)
   std::vector<bool> is_pre;         // per spec column
   std::vector<CompiledConstraint> constraints;
   std::vector<CompiledInteraction> interactions;

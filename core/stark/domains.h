@@ -11,11 +11,12 @@
 
 namespace zkrv::core {
 
-// Table t's LDE coset shift: 7^(H / h) for the tallest height H, so that FRI's folding maps the
-// tallest domain onto every smaller one.
+// Every table's LDE coset shift (protocol:stark:domains): 7, whatever the heights, so that a
+// column's LDE depends on its table's height and the blowup alone and the program's columns can be
+// committed once (protocol:stark:program).
 template <class F>
-F lde_shift(unsigned log_max_height, unsigned log_height) {
-  return F::from_u64(spec::GoldilocksTraits::kGenerator).pow(uint64_t{1} << (log_max_height - log_height));
+F lde_shift() {
+  return F::from_u64(spec::GoldilocksTraits::kGenerator);
 }
 
 template <class E>
@@ -34,12 +35,10 @@ bool ood_point_ok(const E& zeta, const std::vector<uint8_t>& log_heights, unsign
   using F = std::remove_cvref_t<decltype(zeta.c[0])>;
   if (zeta.c[1] == F() && zeta.c[2] == F()) return false;
   const E one{{F::from_u64(1), F(), F()}};
-  unsigned log_max = 0;
-  for (uint8_t lh : log_heights) log_max = log_max > lh ? log_max : lh;
+  const F s = lde_shift<F>().inverse();
   for (uint8_t lh : log_heights) {
     const uint64_t h = uint64_t{1} << lh;
     if (ext_pow(zeta, h) == one) return false;
-    const F s = lde_shift<F>(log_max, lh).inverse();
     if (ext_pow(E{{zeta.c[0] * s, zeta.c[1] * s, zeta.c[2] * s}}, h << log_blowup) == one) return false;
   }
   return true;

@@ -33,6 +33,8 @@ class MixedTree {
   const Digest& root() const { return root_; }
   // What its levels hold.
   size_t bytes() const;
+  // Its number of leaves: half the tallest matrix's rows.
+  size_t leaves() const { return levels_.front().size(); }
   // The rows of each matrix that the openings of leaves `leaves` read: (matrix, row) pairs.
   std::vector<std::pair<size_t, size_t>> rows_opened(const std::vector<size_t>& leaves) const;
   // Those rows' values, one part of each matrix at a time: values[(m, row)] = the row.

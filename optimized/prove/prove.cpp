@@ -122,7 +122,6 @@ class Prover {
       if (d.log_h > spec::kMaxLogHeight) throw std::invalid_argument("table " + tl.name + " is taller than 2^24 rows");
       if (tl.chunks > blowup_) throw std::invalid_argument("table " + tl.name + " needs a larger blowup");
       log_heights_.push_back(static_cast<uint8_t>(d.log_h));
-      log_max_ = std::max(log_max_, d.log_h);
     }
     for (size_t t = 0; t < T_; ++t)
       for (auto& c : tables[t].columns) td_[t].trace.push_back(be.adopt(std::move(c)));
@@ -151,7 +150,7 @@ class Prover {
       const core::span::Span per_table(label.c_str());
       TableData& d = td_[t];
       d.n = d.h * blowup_;
-      d.shift = core::lde_shift<Fp>(log_max_, d.log_h);
+      d.shift = core::lde_shift<Fp>();
       for (const auto& col : d.trace) {
         d.coeffs[kMain].push_back(be_.alloc<Fp>(d.h));
         be_.copy(d.coeffs[kMain].back().storage(), col.storage(), d.h * sizeof(Fp));
@@ -365,10 +364,20 @@ class Prover {
     proof.pow_nonce = tr.grind(options_.pow_bits, threads_);
     const std::vector<size_t> queries = tr.sample_queries(options_.num_queries, shape.half(0));
     {  // the opened rows' values, from the coefficients (or the held parts)
+      // spec: protocol:stark:program — the program's columns in their own tree; its root is the
+      // verifier's own, never sent. Its leaf for position q is q mod its leaves.
+      const MixedTree p_tree(be, matrices(kMain, true));
+      std::vector<size_t> p_leaves;
+      for (size_t q : queries) p_leaves.push_back(q % p_tree.leaves());
       const auto main_v = main_tree_->fetch(main_tree_->rows_opened(queries));
       const auto aux_v = aux_tree_->fetch(aux_tree_->rows_opened(queries));
       const auto q_v = q_tree.fetch(q_tree.rows_opened(queries));
-      for (size_t q : queries) proof.queries.push_back({main_tree_->open(q, main_v), aux_tree_->open(q, aux_v), q_tree.open(q, q_v)});
+      const auto p_v = p_tree.fetch(p_tree.rows_opened(p_leaves));
+      for (size_t i = 0; i < queries.size(); ++i) {
+        const size_t q = queries[i];
+        proof.queries.push_back(
+            {main_tree_->open(q, main_v), aux_tree_->open(q, aux_v), q_tree.open(q, q_v), p_tree.open(p_leaves[i], p_v)});
+      }
     }
     proof.fri_openings = fri.open(queries);
     lap("queries");
@@ -393,12 +402,14 @@ class Prover {
     }
     return held[k];
   }
-  // Every table's columns of one kind as tree matrices (main: the committed columns only), a
-  // part at a time.
-  std::vector<Matrix> matrices(Kind kind) {
+  // Every table's columns of one kind as tree matrices (main: the committed columns only; with
+  // `program`, the program tree's preprocessed ones), a part at a time.
+  std::vector<Matrix> matrices(Kind kind, bool program = false) {
     std::vector<Matrix> mats(T_);
     for (size_t t = 0; t < T_; ++t) {
-      const std::vector<size_t>* which = kind == kMain ? &layout_.tables[t].main : nullptr;
+      const std::vector<size_t>* which = program          ? &layout_.tables[t].program
+                                         : kind == kMain ? &layout_.tables[t].main
+                                                         : nullptr;
       mats[t].rows = td_[t].n;
       mats[t].width = which ? which->size() : td_[t].coeffs[kind].size();
       mats[t].parts = blowup_;
@@ -445,7 +456,6 @@ class Prover {
   std::vector<TableData> td_;
   const Circuit::Air air_;
   std::vector<uint8_t> log_heights_;
-  unsigned log_max_ = 0;
   Fp3 alpha_lu_, beta_lu_;
   std::optional<MixedTree> main_tree_, aux_tree_;
   std::vector<const MixedTree*> trees_;

@@ -97,7 +97,6 @@ class Prover {
       }
       log_heights_.push_back(static_cast<uint8_t>(d.log_h));
       if (consume && tl.name != "output") std::vector<std::vector<uint64_t>>().swap(consume->table(tl.name).rows);
-      log_max_ = std::max(log_max_, d.log_h);
       if (tl.chunks > blowup_) throw std::invalid_argument("table " + tl.name + " needs a larger blowup");
     }
     for (const std::string& name : layout.publics) publics_.push_back(Fp::from_u64(trace.publics.at(name)));
@@ -113,7 +112,7 @@ class Prover {
     for (size_t t = 0; t < layout_.tables.size(); ++t) {
       TableData& d = td_[t];
       d.n = d.h * blowup_;
-      d.shift = core::lde_shift<Fp>(log_max_, d.log_h);
+      d.shift = core::lde_shift<Fp>();
       for (const auto& col : d.trace) d.lde.push_back(coset_lde(col, static_cast<unsigned>(blowup_), d.shift));
     }
     std::vector<ColumnRefs> mats;
@@ -122,6 +121,14 @@ class Prover {
       for (size_t c : layout_.tables[t].main) mats.back().push_back(&td_[t].lde[c]);
     }
     main_tree_.emplace(mats);
+    // spec: protocol:stark:program — the program's columns in their own tree, opened at the
+    // queries; its root is the verifier's own (from the ELF or the key), never sent.
+    mats.clear();
+    for (size_t t = 0; t < td_.size(); ++t) {
+      mats.emplace_back();
+      for (size_t c : layout_.tables[t].program) mats.back().push_back(&td_[t].lde[c]);
+    }
+    program_tree_.emplace(mats);
     return main_tree_->root();
   }
 
@@ -197,7 +204,11 @@ class Prover {
     // each committed FRI layer's rows batched.
     proof.pow_nonce = tr.grind(options_.pow_bits);
     const std::vector<size_t> queries = tr.sample_queries(options_.num_queries, shape.half(0));
-    for (size_t q : queries) proof.queries.push_back({main_tree_->open(q), aux_tree_->open(q), q_tree.open(q)});
+    for (size_t q : queries) {
+      // the program tree's leaf for position q: its tallest matrix may be shorter than the main tree's
+      const size_t pq = q % program_tree_->leaves();
+      proof.queries.push_back({main_tree_->open(q), aux_tree_->open(q), q_tree.open(q), program_tree_->open(pq)});
+    }
     proof.fri_openings = fri.open(queries);
     clock.lap("queries");
   }
@@ -341,10 +352,9 @@ class Prover {
   const size_t blowup_;
   std::vector<TableData> td_;
   std::vector<uint8_t> log_heights_;
-  unsigned log_max_ = 0;
   std::vector<Fp> publics_;
   LogupChallenges ch_{};
-  std::optional<MixedMerkleTree> main_tree_, aux_tree_;
+  std::optional<MixedMerkleTree> main_tree_, aux_tree_, program_tree_;
 };
 
 spec::StarkProof prove_impl(const spec::ProgramImage& image, const air::AirTrace& trace, air::AirTrace* consume,

@@ -42,8 +42,12 @@ spec::Digest program_digest(const spec::ProgramImage& image) { return keccak256(
 namespace {
 // The preprocessed columns of `l`'s AIR: the output table holds bytes opos … opos + size of the
 // output, regs' rows are (r, then `regs`'s values for row r).
-Preprocessed build_preprocessed(const AirLayout& l, const spec::ProgramImage& image, std::span<const uint8_t> output,
-                                uint64_t opos, const std::vector<std::vector<uint64_t>>& regs) {
+// Without an image (a key's verifier), the tables built from the ELF (segments, image, program)
+// get their heights from the key and no columns: the program tree holds their columns
+// (protocol:stark:key). The fixed tables are built as always.
+Preprocessed build_preprocessed(const AirLayout& l, const spec::ProgramImage* image, const spec::ProgramKey* key,
+                                std::span<const uint8_t> output, uint64_t opos,
+                                const std::vector<std::vector<uint64_t>>& regs) {
   Preprocessed p;
   p.columns.resize(l.tables.size());
   p.log_heights.resize(l.tables.size());
@@ -85,9 +89,19 @@ Preprocessed build_preprocessed(const AirLayout& l, const spec::ProgramImage& im
   rows.clear();
   for (size_t j = 0; j < output.size(); ++j) rows.push_back({1, opos + j, output[j]});
   set("output", rows, 2);
+  if (!image) {
+    size_t k = 0;
+    for (size_t t = 0; t < l.tables.size(); ++t) {
+      if (l.tables[t].program.empty()) continue;
+      ZKRV_ASSERT(k < key->log_heights.size(), "a checked key has a height per program table");
+      if (!p.log_heights[t]) p.log_heights[t] = key->log_heights[k];
+      ++k;
+    }
+    return p;
+  }
   // segments, image and program from the ELF's segments in address order
   std::vector<const spec::Segment*> segs;
-  for (const auto& s : image.segments) segs.push_back(&s);
+  for (const auto& s : image->segments) segs.push_back(&s);
   std::sort(segs.begin(), segs.end(), [](auto* a, auto* c) { return a->vaddr < c->vaddr; });
   std::vector<std::vector<uint64_t>> seg_rows, img_rows, rom_rows;
   for (const auto* s : segs) {
@@ -117,11 +131,15 @@ Preprocessed build_preprocessed(const AirLayout& l, const spec::ProgramImage& im
 
 // spec: protocol:stark:preprocessed
 Preprocessed preprocessed(const spec::ProgramImage& image, const std::vector<uint8_t>& output) {
-  return build_preprocessed(air_layout(), image, output, 0, {});
+  return build_preprocessed(air_layout(), &image, nullptr, output, 0, {});
+}
+Preprocessed preprocessed(const spec::ProgramKey& key, const std::vector<uint8_t>& output) {
+  return build_preprocessed(air_layout(), nullptr, &key, output, 0, {});
 }
 
 // spec: protocol:segments:vk, protocol:segments:registers, protocol:segments:io
-Preprocessed segment_preprocessed(const spec::ProgramImage& image, const spec::BundleStatement& st, size_t s) {
+Preprocessed segment_preprocessed(const spec::ProgramImage* image, const spec::ProgramKey* key,
+                                  const spec::BundleStatement& st, size_t s) {
   ZKRV_ASSERT(s + 1 < st.boundaries.size(), "a segment of the statement");
   const spec::BoundaryState &in = st.boundaries[s], &end = st.boundaries[s + 1];
   ZKRV_ASSERT(in.opos <= end.opos && end.opos <= st.output.size(), "a checked statement's output positions");
@@ -131,7 +149,7 @@ Preprocessed segment_preprocessed(const spec::ProgramImage& image, const spec::B
     for (int k = 0; k < 4; ++k) regs[r].push_back((end.regs[r] >> (16 * k)) & 0xffff);
   }
   const std::span<const uint8_t> slice(st.output.data() + in.opos, end.opos - in.opos);
-  return build_preprocessed(air_layout(spec::air::Mode::kSegmented), image, slice, in.opos, regs);
+  return build_preprocessed(air_layout(spec::air::Mode::kSegmented), image, key, slice, in.opos, regs);
 }
 
 }  // namespace zkrv::ref::stark

@@ -16,6 +16,7 @@
 #include "spec/air/spec.h"
 #include "spec/bundle.h"
 #include "spec/isa.h"
+#include "spec/key.h"
 #include "spec/stark.h"
 
 namespace zkrv::ref::stark {
@@ -62,9 +63,15 @@ struct Preprocessed {
   std::vector<std::optional<unsigned>> log_heights;
 };
 Preprocessed preprocessed(const spec::ProgramImage& image, const std::vector<uint8_t>& output);
+// protocol:stark:key — the same from a key: the heights of the tables built from the ELF taken
+// from the key (which must have one per program table), and the other tables' columns as above;
+// the tables built from the ELF get no columns (the program tree holds them).
+Preprocessed preprocessed(const spec::ProgramKey& key, const std::vector<uint8_t>& output);
 // protocol:segments:vk — segment s's preprocessed columns in the segment AIR: the program's, the
 // output table's slice opos_start … opos_end of the statement's output, and regs' iv* (Σ_s's
 // registers) and ev* (Σ_(s+1)'s). The statement must have passed spec::check_bundle_statement.
-Preprocessed segment_preprocessed(const spec::ProgramImage& image, const spec::BundleStatement& st, size_t s);
+// From the image, or (image null) from the key as preprocessed(key, output).
+Preprocessed segment_preprocessed(const spec::ProgramImage* image, const spec::ProgramKey* key,
+                                  const spec::BundleStatement& st, size_t s);
 
 }  // namespace zkrv::ref::stark

@@ -17,6 +17,7 @@
 #include "reference/ntt/ntt.h"
 #include "reference/stark/air.h"
 #include "reference/transcript/transcript.h"
+#include "reference/verify/key.h"
 
 namespace zkrv::ref::verify {
 namespace {
@@ -71,6 +72,8 @@ CheckInfo info(Check c) {
     case Check::kMerkleMain: return {"merkle_main", Stage::kMerkle};
     case Check::kMerkleAux: return {"merkle_aux", Stage::kMerkle};
     case Check::kMerkleQuotient: return {"merkle_quotient", Stage::kMerkle};
+    case Check::kKey: return {"key", Stage::kStatement};
+    case Check::kMerkleProgram: return {"merkle_program", Stage::kMerkle};
     case Check::kFriFold: return {"fri_fold", Stage::kFri};
     case Check::kFriFinal: return {"fri_final", Stage::kFri};
   }
@@ -112,7 +115,6 @@ std::string output_str(const std::vector<uint8_t>& out, const std::vector<uint8_
 struct Replay {
   LogupChallenges logup;
   Fp3 alpha, zeta, gamma;
-  std::vector<Fp> shifts;  // each table's LDE shift
   core::FriChallenges<Fp3> fri;
   bool pow_ok = false;
   std::vector<size_t> queries;
@@ -180,7 +182,6 @@ static void replay_rest(core::StarkTranscript<Tr>& tr, const spec::StarkProof& p
   const core::FriShape shape = core::fri_shape(o, st.log_heights);
   r.alpha = tr.sample_constraint_alpha();
   tr.observe_quotient_root(proof.quotient_root);
-  for (uint8_t lh : st.log_heights) r.shifts.push_back(core::lde_shift<Fp>(shape.log_max, lh));
   r.zeta = tr.sample_ood_point(st.log_heights, o.log_blowup);
   tr.observe_ood_values(proof.ood);
   r.gamma = tr.sample_deep_gamma();
@@ -243,9 +244,9 @@ struct Context {
   std::vector<Fp3> publics{};                 // the AIR's publics, spec order
   std::function<Preprocessed()> derive{};     // the verifier's own preprocessed columns
   bool segment = false;                       // a bundle's segment: the bundle checks the statement, sums and bound
-  // A bundle's segment: the LDE of the preprocessed columns that depend on the program alone, by
-  // (table, the segment's tallest log height), shared by the segments (protocol:segments:vk).
-  std::map<std::pair<size_t, unsigned>, std::vector<std::vector<uint64_t>>>* shared_lde = nullptr;
+  // A bundle's segments share one program root (protocol:segments:vk), found by the first that needs it.
+  std::optional<spec::Digest>* shared_root = nullptr;
+  std::optional<spec::Digest> program_root{};  // the program tree's (protocol:stark:program), once found
   const size_t T = layout.tables.size();
   const unsigned lb = proof.options.log_blowup;
   // check_shapes
@@ -258,7 +259,7 @@ struct Context {
   Replay rp{};
   // check_fri_layers, check_query_openings
   std::optional<core::FriVerifier<Fp3>> fri{};
-  std::vector<std::array<MixedRows, 3>> opened{};  // per query: the main, aux and quotient rows
+  std::vector<std::array<MixedRows, 4>> opened{};  // per query: the main, aux, quotient and program rows
 };
 using Result = std::optional<Rejection>;
 
@@ -272,7 +273,7 @@ Result check_options(const Context& c) {
 // proof's or a bundle's: its digest, exit code and whole output).
 template <class S>
 Result check_claim(const S& st, const Expected& e) {
-  const spec::Digest digest = program_digest(*e.image);
+  const spec::Digest digest = e.key ? e.key->program_digest : program_digest(*e.image);
   if (st.program_digest != digest)
     return reject(Check::kProgramDigest, "the proof is for another program (digest differs)", {}, hex(digest),
                   hex(st.program_digest));
@@ -289,6 +290,32 @@ Result check_claim(const S& st, const Expected& e) {
 }
 Result check_statement(const Context& c) { return check_claim(c.proof.statement, c.expected); }
 
+// spec: protocol:stark:key — a key fits this verifier: one height per program table, and a
+// program root for the proof's blowup.
+Result check_key(const Expected& e, const AirLayout& layout, unsigned log_blowup) {
+  if (!e.key) return std::nullopt;
+  size_t tables = 0;
+  for (const auto& tl : layout.tables) tables += !tl.program.empty();
+  if (e.key->log_heights.size() != tables)
+    return reject(Check::kKey, "the key does not fit this verifier (another program tree)", {}, std::to_string(tables) + " tables",
+                  std::to_string(e.key->log_heights.size()) + " tables");
+  // the fixed tables' heights are the verifier's own, whatever the key says
+  const Preprocessed derived = preprocessed(*e.key, {});
+  const AirLayout& whole = air_layout();
+  for (size_t t = 0, k = 0; t < whole.tables.size(); ++t) {
+    if (whole.tables[t].program.empty()) continue;
+    const unsigned want = *derived.log_heights[t], got = e.key->log_heights[k++];
+    if (want != got)
+      return reject(Check::kKey, "the key's table " + whole.tables[t].name + " has 2^" + std::to_string(got) +
+                                     " rows, the verifier derives 2^" + std::to_string(want),
+                    {.table = whole.tables[t].name}, pow2(want), pow2(got));
+  }
+  if (!e.key->root(log_blowup))
+    return reject(Check::kKey, "the key has no program root for blowup 2^" + std::to_string(log_blowup));
+  return std::nullopt;
+}
+uint64_t entry_of(const Expected& e) { return e.key ? e.key->entry : e.image->entry; }
+
 // spec: protocol:stark:verify_shapes — heights derived or bounded, then every count.
 Result check_shapes(Context& c) {
   const spec::StarkProof& proof = c.proof;
@@ -303,7 +330,11 @@ Result check_shapes(Context& c) {
     return reject(Check::kOutputTooLong, "the claimed output is longer than the output table can be (2^24 bytes)",
                   {.table = "output"}, "at most " + pow2(spec::kMaxLogHeight) + " bytes", std::to_string(st.output.size()));
   // spec: protocol:stark:preprocessed — the verifier's own columns (cached per output).
-  if (!cache.valid || cache.output != st.output || cache.digest != st.program_digest) {
+  // a key's heights and root are its own: the cache keeps which key (or the ELF) it was built from
+  const std::optional<spec::ProgramKey> source = c.expected.key ? std::optional(*c.expected.key) : std::nullopt;
+  if (!cache.valid || cache.output != st.output || cache.digest != st.program_digest || cache.key != source) {
+    if (cache.digest != st.program_digest || cache.key != source) cache.program_roots.clear();
+    cache.key = source;
     c.pre = c.derive();
     cache.valid = false;
     cache.digest = st.program_digest;
@@ -505,6 +536,26 @@ Result check_fri_layers(Context& c) {
   return std::nullopt;
 }
 
+// spec: protocol:stark:program — the program root: the key's, or the verifier's own from the
+// ELF (kept in the cache per blowup, and shared by a bundle's segments).
+const spec::Digest& program_root_of(Context& c) {
+  if (c.program_root) return *c.program_root;
+  if (c.shared_root && *c.shared_root) return *(c.program_root = **c.shared_root);
+  if (c.expected.key) {
+    c.program_root = *c.expected.key->root(c.lb);  // check_key found it
+  } else {
+    for (const auto& [lb, d] : c.cache.program_roots)
+      if (lb == c.lb) c.program_root = d;
+    if (!c.program_root) {
+      if (!c.pre) c.pre = c.derive();
+      c.program_root = program_root(c.layout, *c.pre, c.lb);
+      c.cache.program_roots.emplace_back(c.lb, *c.program_root);
+    }
+  }
+  if (c.shared_root) *c.shared_root = c.program_root;
+  return *c.program_root;
+}
+
 Result check_query_openings(Context& c) {
   std::vector<MixedShape> main_shapes, aux_shapes, q_shapes;
   for (size_t t = 0; t < c.T; ++t) {
@@ -526,11 +577,25 @@ Result check_query_openings(Context& c) {
     if (auto e = mixed_verify(c.proof.quotient_root, q_shapes, q, qo.quotient, &c.opened[qi][2]))
       return reject(Check::kMerkleQuotient, "quotient, query " + at + *e, {.query = qi});
   }
+  // spec: protocol:stark:program — the program tree last: its root may cost the verifier an LDE.
+  std::vector<MixedShape> p_shapes;
+  unsigned p_log = 0;
+  for (size_t t = 0; t < c.T; ++t) {
+    const auto& tl = c.layout.tables[t];
+    p_shapes.push_back({c.proof.statement.log_heights[t] + c.lb, tl.program.size()});
+    if (!tl.program.empty()) p_log = std::max(p_log, p_shapes.back().log_height);
+  }
+  const spec::Digest& root = program_root_of(c);
+  for (size_t qi = 0; qi < queries.size(); ++qi) {
+    const size_t leaf = queries[qi] % (size_t{1} << (p_log - 1));
+    if (auto e = mixed_verify(root, p_shapes, leaf, c.proof.queries[qi].program, &c.opened[qi][3]))
+      return reject(Check::kMerkleProgram, "program tree, query " + std::to_string(qi) + ": " + *e, {.query = qi});
+  }
   return std::nullopt;
 }
 
-// The preprocessed columns' LDE, the verifier's own (after every Merkle check, so that a forged
-// opening costs no LDE).
+// The LDE of the preprocessed columns outside the program tree (the output table's, regs' iv and
+// ev), the verifier's own (after every Merkle check, so that a forged opening costs no LDE).
 void extend_preprocessed(Context& c) {
   const spec::Statement& st = c.proof.statement;
   Cache& cache = c.cache;
@@ -538,19 +603,13 @@ void extend_preprocessed(Context& c) {
   if (!c.pre) c.pre = c.derive();
   cache.pre_lde.assign(c.T, {});
   for (size_t t = 0; t < c.T; ++t) {
-    const std::string& name = c.layout.tables[t].name;
-    const bool program_only = c.shared_lde && name != "regs" && name != "output";
-    const auto key = std::make_pair(t, c.fri_shape.log_max);
-    if (program_only && c.shared_lde->count(key)) {
-      cache.pre_lde[t] = c.shared_lde->at(key);
-      continue;
-    }
-    for (const auto& col : c.pre->columns[t]) {
+    const auto& tl = c.layout.tables[t];
+    for (size_t k = 0; k < tl.pre.size(); ++k) {
+      if (std::find(tl.program.begin(), tl.program.end(), tl.pre[k]) != tl.program.end()) continue;
       std::vector<uint64_t> v;
-      for (Fp x : coset_lde(col, 1u << c.lb, c.rp.shifts[t])) v.push_back(x.value());
+      for (Fp x : coset_lde(c.pre->columns[t][k], 1u << c.lb, core::lde_shift<Fp>())) v.push_back(x.value());
       cache.pre_lde[t].push_back(std::move(v));
     }
-    if (program_only) (*c.shared_lde)[key] = cache.pre_lde[t];
   }
   cache.log_heights = st.log_heights;
   cache.log_blowup = c.lb;
@@ -564,7 +623,11 @@ std::map<std::pair<unsigned, size_t>, Fp3> deep_values(const Context& c, size_t 
   const Fp3 &zeta = c.rp.zeta, &gamma = c.rp.gamma;
   const unsigned log_max = c.fri_shape.log_max;
   const size_t q = c.rp.queries[qi], half0 = c.fri_shape.half(0);
-  const MixedRows &main_rows = c.opened[qi][0], &aux_rows = c.opened[qi][1], &q_rows = c.opened[qi][2];
+  const MixedRows &main_rows = c.opened[qi][0], &aux_rows = c.opened[qi][1], &q_rows = c.opened[qi][2],
+                  &p_rows = c.opened[qi][3];
+  unsigned p_log = 0;  // the program tree's tallest matrix
+  for (size_t t = 0; t < c.T; ++t)
+    if (!c.layout.tables[t].program.empty()) p_log = std::max(p_log, proof.statement.log_heights[t] + c.lb);
   std::map<std::pair<unsigned, size_t>, Fp3> deep;
   for (size_t t = 0; t < c.T; ++t) {
     const auto& tl = c.layout.tables[t];
@@ -574,12 +637,16 @@ std::map<std::pair<unsigned, size_t>, Fp3> deep_values(const Context& c, size_t 
     const Fp3 zeta_next = scale(zeta, root_of_unity(log_h));
     for (size_t copy = 0; copy < (tallest ? 2u : 1u); ++copy) {
       const size_t pos = tallest ? q + copy * half0 : q % n;
-      const Fp x = c.rp.shifts[t] * root_of_unity(log_h + c.lb).pow(pos);
+      const Fp x = core::lde_shift<Fp>() * root_of_unity(log_h + c.lb).pow(pos);
       const Fp3 inv_z = (embed(x) - zeta).inverse(), inv_zn = (embed(x) - zeta_next).inverse();
+      // The program tree's opened row for pos: its tallest matrices give rows leaf and leaf + n/2
+      // (the copy is pos's half), the others one row.
+      const size_t p_copy = log_h + c.lb == p_log ? pos >> (p_log - 1) : 0;
       std::vector<Fp> f(tl.columns);
-      size_t pi = 0, mi = 0;
+      size_t pi = 0, mi = 0, gi = 0;
       for (size_t col = 0; col < tl.columns; ++col) {
-        if (tl.is_pre[col]) f[col] = Fp::from_u64(c.cache.pre_lde[t][pi++][pos]);
+        if (gi < tl.program.size() && tl.program[gi] == col) f[col] = p_rows.rows[t][p_copy * tl.program.size() + gi++];
+        else if (tl.is_pre[col]) f[col] = Fp::from_u64(c.cache.pre_lde[t][pi++][pos]);
         else f[col] = main_rows.rows[t][copy * tl.main.size() + mi++];
       }
       Fp3 acc, power = gamma_start[t];
@@ -628,11 +695,16 @@ VerifyResult verify(const spec::StarkProof& proof, const Expected& expected, con
   Context c{proof, expected, policy, cache ? *cache : local_cache, air_layout()};
   for (const std::string& name : c.layout.publics)
     c.publics.push_back(embed(Fp::from_u64(name == "exit_code" ? proof.statement.exit_code
-                                           : name == "entry"   ? expected.image->entry
+                                           : name == "entry"   ? entry_of(expected)
                                                                : 0)));
-  c.derive = [&] { return preprocessed(*expected.image, proof.statement.output); };
+  c.derive = [&] {
+    return expected.key ? preprocessed(*expected.key, proof.statement.output)
+                        : preprocessed(*expected.image, proof.statement.output);
+  };
   Result r;
-  if ((r = check_options(c)) || (r = check_statement(c)) || (r = check_shapes(c))) return {r, {}};
+  if ((r = check_options(c)) || (r = check_statement(c)) || (r = check_key(expected, c.layout, c.lb)) ||
+      (r = check_shapes(c)))
+    return {r, {}};
   if ((r = check_security(c))) return {r, c.security, c.shape};
   c.rp = replay(proof, nullptr);  // protocol:stark:transcript
   if ((r = check_logup(c)) || (r = check_ood_constraints(c)) || (r = check_pow(c)) || (r = check_fri_layers(c)) ||
@@ -656,8 +728,9 @@ BundleVerifyResult verify_bundle(const spec::BundleProof& bundle, const Expected
   // spec: protocol:stark:verify_options, protocol:stark:verify_statement
   if (auto why = spec::check_options(bundle.options)) return {reject(Check::kOptionsInvalid, *why), {}, {}};
   if (auto r = check_claim(st, expected)) return {r, {}, {}};
+  if (auto r = check_key(expected, layout, bundle.options.log_blowup)) return {r, {}, {}};
   // spec: protocol:segments:boundary, protocol:segments:cut
-  if (auto why = spec::check_bundle_statement(st, expected.image->entry, max_cycles))
+  if (auto why = spec::check_bundle_statement(st, entry_of(expected), max_cycles))
     return {reject(Check::kBundleStatement, *why), {}, {}};
   // spec: protocol:segments:shapes
   if (bundle.main_roots.size() != n || bundle.terminal_sums.size() != n || bundle.segments.size() != n)
@@ -695,20 +768,20 @@ BundleVerifyResult verify_bundle(const spec::BundleProof& bundle, const Expected
     v.final_poly = b.final_poly, v.pow_nonce = b.pow_nonce, v.queries = b.queries, v.fri_openings = b.fri_openings;
   }
   std::vector<Cache> caches(n);
-  std::map<std::pair<size_t, unsigned>, std::vector<std::vector<uint64_t>>> shared_lde;  // protocol:segments:vk
+  std::optional<spec::Digest> shared_root;  // protocol:segments:vk
   std::vector<std::unique_ptr<Context>> ctx;
   double bound = 0;
   for (size_t s = 0; s < n; ++s) {
     auto& c = *ctx.emplace_back(std::make_unique<Context>(Context{views[s], expected, policy, caches[s], layout}));
     c.segment = true;
-    c.shared_lde = &shared_lde;
+    c.shared_root = &shared_root;
     const auto publics = spec::segment_publics(st.log_segment, st.exit_code, st.boundaries, st.chunks, s);
     for (const std::string& name : layout.publics) {
       const auto it = std::find_if(publics.begin(), publics.end(), [&](const auto& p) { return p.first == name; });
       ZKRV_ASSERT(it != publics.end(), "segment_publics gives every public of the segment AIR");
       c.publics.push_back(embed(Fp::from_u64(it->second)));
     }
-    c.derive = [&, s] { return segment_preprocessed(*expected.image, st, s); };
+    c.derive = [&, s] { return segment_preprocessed(expected.image, expected.key, st, s); };
     if (auto r = check_shapes(c)) return at(std::move(*r), s);
     for (size_t t = 0; t < T; ++t)
       for (const auto& in : layout.tables[t].interactions)

@@ -13,6 +13,7 @@
 
 #include "spec/bundle.h"
 #include "spec/isa.h"
+#include "spec/key.h"
 #include "spec/stark.h"
 
 namespace zkrv::ref::verify {
@@ -27,6 +28,7 @@ struct Rejection {
     kMalformed,  // malformed: the bytes do not decode (`what` names the offset)
     kOptionsInvalid,  // options: check_options names the range violated
     kProgramDigest, kExitCode, kOutput,  // statement
+    kKey,                                // statement: the key does not fit this verifier (protocol:stark:key)
     kBundleStatement,                    // statement: a bundle's cut (spec::check_bundle_statement)
     kSegmentCount, kSegmentHeight,       // shape: a bundle's parts per segment, its cpu heights
     // shape (kBlowupTooSmall: options)
@@ -39,6 +41,7 @@ struct Rejection {
     kPow,  // pow
     kFriRowCount, kFriRowWidth, kNonCanonicalFriRow,  // shape: a committed FRI layer's opening
     kFriLayerMerkle, kMerkleMain, kMerkleAux, kMerkleQuotient,  // merkle
+    kMerkleProgram,  // merkle: the program tree (protocol:stark:program)
     kFriFold, kFriFinal,  // fri
   };
   Stage stage;
@@ -59,24 +62,29 @@ struct VerifyResult {
   bool ok() const { return !rejection; }
 };
 
-// What the verifier is told: the ELF, the expected exit code and, optionally, the expected
-// public output (without it, the output the proof claims is the one verified).
+// What the verifier is told: the program (its ELF, or its verifying key: exactly one of the two),
+// the expected exit code and, optionally, the expected public output (without it, the output
+// the proof claims is the one verified).
 struct Expected {
   const spec::ProgramImage* image = nullptr;
   uint32_t exit_code = 0;
   const std::vector<uint8_t>* output = nullptr;
+  const spec::ProgramKey* key = nullptr;  // protocol:stark:key: instead of the image
 };
 
-// What the verifier derives from the ELF and the claimed output (the preprocessed columns and
-// their LDE), kept between calls that verify many proofs of the same statement (tests, fuzzing):
-// it is rebuilt whenever the program, the output, the heights or the blowup differ.
+// What the verifier derives from the ELF (or the key) and the claimed output (the preprocessed
+// columns, their LDE, the program roots), kept between calls that verify many proofs of the same
+// statement (tests, fuzzing): it is rebuilt whenever the program, the key, the output, the heights
+// or the blowup differ.
 struct Cache {
   bool valid = false;
   spec::Digest digest{};
   std::vector<uint8_t> output, log_heights;
   unsigned log_blowup = 0;
-  std::vector<std::vector<std::vector<uint64_t>>> pre_lde;  // [table][column][position]
+  std::vector<std::vector<std::vector<uint64_t>>> pre_lde;  // [table][column][position], the columns outside the program tree
   std::vector<std::optional<unsigned>> log_heights_derived;
+  std::vector<std::pair<unsigned, spec::Digest>> program_roots;  // (log_blowup, root) of `digest`'s program tree
+  std::optional<spec::ProgramKey> key;  // the key the rest was derived with (none: the ELF)
 };
 
 // `policy` is what the caller accepts (protocol:stark:policy): a proof whose options give less

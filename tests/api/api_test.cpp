@@ -108,6 +108,29 @@ TEST(Api, ProvesAndVerifiesInProcess) {
   EXPECT_TRUE(zkrv::verify(fibonacci(), p.bytes, zkrv::Expected(0, e.output)).ok());
 }
 
+// A verifying key: made from the program, written and read back as bytes, it verifies the proof
+// and the bundle without the ELF, with the verdict the ELF gives; bytes that are not a key throw.
+TEST(Api, AKeyVerifiesWithoutTheElf) {
+  const zkrv::Key key = zkrv::Key::of(fibonacci());
+  EXPECT_EQ(key.digest(), fibonacci().digest());
+  const zkrv::Key back = zkrv::Key::from_bytes(key.bytes());
+  EXPECT_EQ(back.bytes(), key.bytes());
+  for (const zkrv::Proof* p : {&proof(), &bundle()}) {
+    const zkrv::Verdict with_key = zkrv::verify(back, p->bytes), with_elf = zkrv::verify(fibonacci(), p->bytes);
+    ASSERT_TRUE(with_key.ok()) << with_key.rejection->what;
+    EXPECT_EQ(with_key.statement->output, with_elf.statement->output);
+    EXPECT_EQ(with_key.provable_bits, with_elf.provable_bits);
+    const zkrv::Verdict other = zkrv::verify(zkrv::Key::of(zkrv::Program::from_file(kPrograms + "/quicksort.elf")), p->bytes);
+    ASSERT_FALSE(other.ok());
+    EXPECT_EQ(other.rejection->check, "program_digest");
+  }
+  std::vector<uint8_t> cut = key.bytes();
+  cut.pop_back();
+  EXPECT_EQ(code_of([&] { zkrv::Key::from_bytes(cut); }), zkrv::ErrorCode::kBadKey);
+  EXPECT_EQ(code_of([&] { zkrv::Key::from_bytes(proof().bytes); }), zkrv::ErrorCode::kBadKey);
+  EXPECT_EQ(code_of([&] { zkrv::Key::from_file(kPrograms + "/no such file.vk"); }), zkrv::ErrorCode::kIo);
+}
+
 TEST(Api, TheSameBytesWhicheverWayTheyAreTaken) {
   std::vector<uint8_t> streamed;
   size_t pieces = 0;

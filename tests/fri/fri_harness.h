@@ -22,17 +22,15 @@ namespace zkrv::fri_harness {
 using ref::Fp;
 using ref::Fp3;
 
-// The codeword of each height: 2^(log h + log_blowup) values on lde_shift(log_max, log h)·<ω>,
+// The codeword of each height: 2^(log h + log_blowup) values on lde_shift()·<ω>,
 // of a random polynomial of degree < 2^(log h + extra_log_degree) (extra 0: what FRI accepts).
 inline std::map<unsigned, std::vector<Fp3>> codewords(const std::vector<unsigned>& log_heights, unsigned log_blowup,
                                                        uint64_t seed, unsigned extra_log_degree = 0) {
   std::mt19937_64 rng(seed);
-  unsigned log_max = 0;
-  for (unsigned h : log_heights) log_max = std::max(log_max, h);
   std::map<unsigned, std::vector<Fp3>> out;
   for (unsigned lh : log_heights) {
     const size_t n = size_t{1} << (lh + log_blowup);
-    const Fp shift = core::lde_shift<Fp>(log_max, lh);
+    const Fp shift = core::lde_shift<Fp>();
     std::vector<Fp3> w(n);
     for (size_t c = 0; c < 3; ++c) {
       std::vector<Fp> coeffs(n);

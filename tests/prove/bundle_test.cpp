@@ -17,6 +17,7 @@
 #include "reference/elf/elf_loader.h"
 #include "reference/exec/executor.h"
 #include "reference/prove/prove.h"
+#include "reference/verify/key.h"
 #include "reference/verify/verify.h"
 #include "spec/bundle.h"
 #include "spec/run_segments.h"
@@ -72,6 +73,26 @@ TEST(Bundle, ARunOfSeveralSegmentsIsProvenAndVerified) {
   EXPECT_GT(v.security.provable_bits, 0);
   // the claimed output alone, without an expected one
   EXPECT_EQ(verdict(rv::verify_bundle(p.bundle, {&p.image, p.run.exit_code, nullptr}, kAnyBits)), "accepted");
+}
+
+// protocol:segments:vk — the key of the whole AIR serves the segment AIR: every segment opens the
+// same program tree, and a key whose root is not the program's rejects every segment's openings.
+TEST(Bundle, ItVerifiesWithTheProgramsKeyAlone) {
+  const Proven& p = proven();
+  const spec::ProgramKey key = rv::make_key(p.image);
+  EXPECT_EQ(verdict(rv::verify_bundle(p.bundle, {nullptr, p.run.exit_code, &p.run.output, &key}, kAnyBits)), "accepted");
+  spec::ProgramKey wrong = key;
+  for (auto& [lb, root] : wrong.roots) root[0] ^= 1;
+  EXPECT_EQ(verdict(rv::verify_bundle(p.bundle, {nullptr, p.run.exit_code, &p.run.output, &wrong}, kAnyBits)),
+            "merkle_program in segment 0");
+  // a key that gives a fixed table (regs, whose iv/ev the verifier builds itself) another height
+  wrong = key;
+  for (auto& h : wrong.log_heights) h += 1;
+  EXPECT_EQ(verdict(rv::verify_bundle(p.bundle, {nullptr, p.run.exit_code, &p.run.output, &wrong}, kAnyBits)), "key");
+  // and a segment whose program opening was changed
+  auto b = p.bundle;
+  b.segments[1].queries[0].program.values[0] = (b.segments[1].queries[0].program.values[0] + 1) % ref::Fp::P;
+  EXPECT_EQ(verdict(rv::verify_bundle(b, p.expected(), kAnyBits)), "merkle_program in segment 1");
 }
 
 TEST(Bundle, ItsBytesDecodeToItselfAndAreDeterministic) {

@@ -43,6 +43,7 @@ std::string first_difference(const spec::StarkProof& a, const spec::StarkProof& 
     if (!(a.queries[i].main == b.queries[i].main)) return "query " + std::to_string(i) + " main opening";
     if (!(a.queries[i].aux == b.queries[i].aux)) return "query " + std::to_string(i) + " aux opening";
     if (!(a.queries[i].quotient == b.queries[i].quotient)) return "query " + std::to_string(i) + " quotient opening";
+    if (!(a.queries[i].program == b.queries[i].program)) return "query " + std::to_string(i) + " program opening";
   }
   if (spec::encode_stark_proof(a) != spec::encode_stark_proof(b)) return "fri layer openings";
   return "";

@@ -24,6 +24,7 @@
 #include "reference/ntt/ntt.h"
 #include "reference/prove/prove.h"
 #include "reference/stark/air.h"
+#include "reference/verify/key.h"
 #include "reference/verify/verify.h"
 #include "optimized/exec/fast_executor.h"
 
@@ -244,7 +245,7 @@ TEST(Stark, OodPointMustLeaveEveryDomain) {
   }
   const ref::Fp w = ref::root_of_unity(10);
   EXPECT_FALSE(core::ood_point_ok(ref::embed(w.pow(3)), heights, 2));  // on a trace domain
-  const ref::Fp shift = core::lde_shift<ref::Fp>(16, 10);
+  const ref::Fp shift = core::lde_shift<ref::Fp>();
   EXPECT_FALSE(core::ood_point_ok(ref::embed(shift * ref::root_of_unity(12).pow(5)), heights, 2));  // on an LDE coset
   EXPECT_TRUE(core::ood_point_ok(ref::Fp3{{ref::Fp(), ref::Fp::from_u64(1), ref::Fp()}}, heights, 2));  // w itself is fine
   // 2-power roots of unity of F_{p^3} are in F_p: (p^3 - 1) / (p - 1) = p^2 + p + 1 is odd (parity
@@ -423,26 +424,30 @@ TEST(Stark, EachTamperingFiresItsOwnCheck) {
     change(p);
     return ref::verify::verify(p, e, kAnyBits, &cache);
   };
-  // The verifier's own preprocessed columns differ from the prover's where no constraint and no
-  // bus reads them (a padding row of segments, multiplicity 0): only DEEP and FRI can tell.
-  // segments (2^3 rows) enters FRI after fold log_max − 3; with a final polynomial of 2^3
-  // coefficients (syscall padded to 2^3 rows, the smallest height) it enters after the last fold.
+  // The verifier's own preprocessed columns (outside the program tree) differ from the prover's
+  // where no constraint and no bus reads them (a padding row of output, is_real 0): only DEEP and
+  // FRI can tell. output (2^5 rows) enters FRI after fold log_max − 5; with a final polynomial of
+  // 2^5 coefficients (syscall padded to 2^5 rows, the smallest height) it enters after the last fold.
   const unsigned log_max = *std::max_element(proof.statement.log_heights.begin(), proof.statement.log_heights.end());
-  const unsigned segments_height = proof.statement.log_heights[layout.table_index("segments")];
-  auto forged_segments = [&](bool pad_syscall) {
+  const unsigned output_height = proof.statement.log_heights[layout.table_index("output")];
+  auto forged_output = [&](bool pad_syscall) {
     ref::air::AirTrace trace = r.trace;
     if (pad_syscall) {
       auto& sys = trace.table("syscall");
-      while (sys.height() < (size_t{1} << segments_height)) sys.rows.push_back(std::vector<uint64_t>(sys.columns.size(), 0));
+      while (sys.height() < (size_t{1} << output_height)) sys.rows.push_back(std::vector<uint64_t>(sys.columns.size(), 0));
       EXPECT_TRUE(ref::air::check_trace(trace).ok()) << "padding syscall with zero rows keeps the trace valid";
     }
-    auto& seg = trace.table("segments");
-    auto& row = seg.rows.back();
-    EXPECT_EQ(row[seg.col("mult")], 0u);
-    row[seg.col("start")] = 1;
-    const spec::StarkOptions o{2, 8, 2, static_cast<uint8_t>(pad_syscall ? segments_height : 3)};
+    auto& out = trace.table("output");
+    auto& row = out.rows.back();
+    EXPECT_EQ(row[out.col("is_real")], 0u);
+    row[out.col("value")] = 1;
+    const spec::StarkOptions o{2, 8, 2, static_cast<uint8_t>(pad_syscall ? output_height : 3)};
     return ref::verify::verify(ref::prove::prove_unchecked(r.image, trace, o), e, kAnyBits, &cache);
   };
+  // A key that lacks the proof's blowup.
+  spec::ProgramKey no_root = ref::verify::make_key(r.image);
+  no_root.roots.pop_back();
+  no_root.roots.erase(no_root.roots.begin());
   std::vector<uint8_t> longer_output = r.result.output;
   longer_output.push_back('x');
   spec::ProgramImage other_code = r.image;
@@ -504,8 +509,10 @@ TEST(Stark, EachTamperingFiresItsOwnCheck) {
       {"merkle/merkle_main query 3", [&] { return tampered([&](auto& p) { bump(p.queries[3].main.values[0]); }); }},
       {"merkle/merkle_aux query 1", [&] { return tampered([&](auto& p) { bump(p.queries[1].aux.values[0]); }); }},
       {"merkle/merkle_quotient query 2", [&] { return tampered([&](auto& p) { bump(p.queries[2].quotient.values[0]); }); }},
-      {"fri/fri_fold query 0 layer " + std::to_string(log_max - segments_height), [&] { return forged_segments(false); }},
-      {"fri/fri_final query 0 layer " + std::to_string(log_max - segments_height), [&] { return forged_segments(true); }},
+      {"merkle/merkle_program query 1", [&] { return tampered([&](auto& p) { bump(p.queries[1].program.values[0]); }); }},
+      {"statement/key", [&] { return ref::verify::verify(proof, {nullptr, 0, &r.result.output, &no_root}, kAnyBits); }},
+      {"fri/fri_fold query 0 layer " + std::to_string(log_max - output_height), [&] { return forged_output(false); }},
+      {"fri/fri_final query 0 layer " + std::to_string(log_max - output_height), [&] { return forged_output(true); }},
   };
   std::set<std::string> checks;
   for (const auto& [expect, run] : cases) {
@@ -589,7 +596,7 @@ TEST(Stark, DishonestTracesAreRejected) {
 
 // The decoder names the offset where the offending field starts.
 TEST(Stark, DecoderErrorsNameTheField) {
-  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v4-exit0.proof");
+  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v5-exit0.proof");
   ASSERT_GT(golden.size(), 100u);
   auto b = golden;
   b[8] = 9;  // version
@@ -659,7 +666,7 @@ TEST(Stark, CompletenessOnExampleGuests) {
 // terminal sum, the opened values, each FRI layer root, the final polynomial, the nonce.
 TEST(Stark, EveryAbsorbedItemChangesEveryLaterChallenge) {
   const auto image = fuzz::stark_statement_image();
-  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v4-exit0.proof");
+  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v5-exit0.proof");
   const auto parsed = spec::decode_stark_proof(golden);
   ASSERT_TRUE(parsed.proof);
   const spec::StarkProof& proof = *parsed.proof;
@@ -703,9 +710,64 @@ TEST(Stark, EveryAbsorbedItemChangesEveryLaterChallenge) {
   EXPECT_EQ(seen["logup-sum"], ref::stark::air_layout().tables.size());
 }
 
+// protocol:stark:key — a proof verifies with the program's key alone, as with its ELF; the key's
+// bytes decode to themselves; a key of another program, with another root or other heights is
+// rejected by the check it breaks; malformed key bytes are typed errors.
+TEST(Stark, AKeyVerifiesWithoutTheElf) {
+  const GuestRun& r = fibonacci_proved().run;
+  const spec::StarkProof& proof = fibonacci_proved().proof;
+  const spec::ProgramKey key = ref::verify::make_key(r.image);
+  EXPECT_EQ(key.program_digest, ref::stark::program_digest(r.image));
+  ASSERT_EQ(key.roots.size(), 2u);
+  EXPECT_NE(key.roots[0].second, key.roots[1].second);  // one per blowup
+  auto with = [&](const spec::ProgramKey& k) {
+    return fired(ref::verify::verify(proof, {nullptr, 0, &r.result.output, &k}, kAnyBits), Detail::kCheck);
+  };
+  EXPECT_EQ(with(key), "accepted");
+  const auto bytes = spec::encode_key(key);
+  const auto back = spec::decode_key(bytes);
+  ASSERT_TRUE(back.key);
+  EXPECT_EQ(*back.key, key);
+  EXPECT_EQ(spec::encode_key(*back.key), bytes);
+  spec::ProgramKey k = key;
+  k.roots[0].second[5] ^= 1;
+  EXPECT_EQ(with(k), "merkle/merkle_program");
+  k = key;
+  k.program_digest[0] ^= 1;
+  EXPECT_EQ(with(k), "statement/program_digest");
+  k = key;
+  k.log_heights.back() += 1;  // segments: the verifier's derived height is the key's
+  EXPECT_EQ(with(k), "shape/height_derived");
+  k = key;
+  k.log_heights.pop_back();
+  EXPECT_EQ(with(k), "statement/key");
+  // a fixed table's height is the verifier's own, whatever a key says
+  size_t regs = 0;
+  for (const auto& t : ref::stark::air_layout().tables)
+    if (t.name == "regs") break;
+    else regs += !t.program.empty();
+  k = key;
+  k.log_heights[regs] += 1;
+  EXPECT_EQ(with(k), "statement/key");
+  k = key;
+  k.entry += 4;  // the public entry the constraints read
+  EXPECT_EQ(with(k), "constraints/constraints_at_zeta");
+  // decoding: every truncation, a trailing byte, another magic or version
+  for (size_t n = 0; n < bytes.size(); ++n) EXPECT_FALSE(spec::decode_key(std::span(bytes.data(), n)).key) << n;
+  auto longer = bytes;
+  longer.push_back(0);
+  EXPECT_EQ(spec::decode_key(longer).error->kind, spec::ParseError::Kind::kTrailingBytes);
+  auto other = bytes;
+  other[8] += 1;
+  EXPECT_EQ(spec::decode_key(other).error->kind, spec::ParseError::Kind::kBadVersion);
+  other = bytes;
+  other[0] ^= 1;
+  EXPECT_EQ(spec::decode_key(other).error->kind, spec::ParseError::Kind::kBadMagic);
+}
+
 // The golden proof (conformance/golden/README.md): reproduced byte for byte, and verified.
 TEST(Stark, GoldenProofIsReproducedAndVerifies) {
-  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v4-exit0.proof");
+  const auto golden = read_file(std::string(ZKRV_SOURCE_DIR) + "/conformance/golden/stark-v5-exit0.proof");
   ASSERT_FALSE(golden.empty());
   const auto image = fuzz::stark_statement_image();
   spec::ExecOptions opt;

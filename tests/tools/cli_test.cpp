@@ -609,6 +609,48 @@ TEST_F(Cli, ProofsSayWhatTheyProve) {
   EXPECT_EQ(zkrv("digest " + file("notelf", {'n', 'o'})).code, cli::kBadInput);
 }
 
+// zkrv key writes the program's verifying key (protocol:stark:key); verify --key checks a proof
+// or a bundle with it instead of the ELF, gives the same verdict, and says which program. Exactly
+// one of --program and --key; a file that is not a key is a malformed input, a missing one an I/O
+// error, and a key of another program rejects the proof at the statement.
+TEST_F(Cli, AKeyVerifiesWithoutTheElf) {
+  using namespace testing::rv;
+  auto elf = file("p.elf", testing::simple_elf({addi(5, 0, 1200), addi(5, 5, -1), b(-4, 0, 5, 1), addi(10, 0, 42),
+                                                addi(17, 0, 93), ecall()}));
+  const std::string key = (dir_ / "p.vk").string(), proof = (dir_ / "p.proof").string(), bundle = (dir_ / "p.bundle").string();
+  auto k = zkrv("key " + elf + " -o " + key);
+  ASSERT_EQ(k.code, 0) << k.err;
+  const auto digest = zkrv("digest " + elf);
+  EXPECT_NE(k.out.find("key of program " + digest.out.substr(0, 64) + " written to " + key), std::string::npos) << k.out;
+  ASSERT_EQ(zkrv("prove -q " + elf + " -o " + proof + " --security conjectured").code, 0);
+  ASSERT_EQ(zkrv("prove -q " + elf + " -o " + bundle + " --security conjectured --segment-cycles 1024").code, 0);
+  for (const std::string& f : {proof, bundle}) {
+    auto ok = zkrv("verify " + f + " --key " + key + " --exit-code 42 --security conjectured");
+    EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+    EXPECT_NE(ok.out.find("verified: program " + digest.out.substr(0, 64) + ", exit code 42"), std::string::npos) << ok.out;
+    EXPECT_EQ(zkrv("verify " + f + " --key " + key + " --exit-code 1 --security conjectured").code, 1);
+  }
+  // a key of another program
+  auto other = file("o.elf", testing::simple_elf({addi(10, 0, 42), addi(17, 0, 93), ecall()}));
+  const std::string other_key = (dir_ / "o.vk").string();
+  ASSERT_EQ(zkrv("key " + other + " -o " + other_key).code, 0);
+  auto wrong = zkrv("verify " + proof + " --key " + other_key + " --exit-code 42 --security conjectured");
+  EXPECT_EQ(wrong.code, 1);
+  EXPECT_NE(wrong.out.find("rejected: statement: the proof is for another program"), std::string::npos) << wrong.out;
+  // usage, malformed, missing
+  EXPECT_EQ(zkrv("verify " + proof + " --key " + key + " --program " + elf + " --exit-code 42").code, cli::kUsage);
+  EXPECT_EQ(zkrv("verify " + proof + " --exit-code 42").code, cli::kUsage);
+  EXPECT_EQ(zkrv("verify " + proof + " --key '' --exit-code 42").code, cli::kUsage);
+  auto junk = zkrv("verify " + proof + " --key " + file("junk.vk", {'n', 'o', 'p', 'e'}) + " --exit-code 42");
+  EXPECT_EQ(junk.code, cli::kBadInput);
+  EXPECT_EQ(lines(junk.err), 1) << junk.err;
+  EXPECT_NE(junk.err.find("not a zkrv verifying key"), std::string::npos) << junk.err;
+  EXPECT_EQ(zkrv("verify " + proof + " --key " + (dir_ / "missing.vk").string() + " --exit-code 42").code, cli::kIoError);
+  EXPECT_EQ(zkrv("key " + file("notelf", {'n', 'o'}) + " -o " + (dir_ / "n.vk").string()).code, cli::kBadInput);
+  EXPECT_FALSE(fs::exists(dir_ / "n.vk"));
+  EXPECT_EQ(zkrv("key " + elf + " -o " + (dir_ / "no" / "such" / "dir.vk").string()).code, cli::kIoError);
+}
+
 // A run longer than --segment-cycles is proven as a bundle of segments (spec/protocol.md §9),
 // which zkrv verify tells from a proof of one run and checks as the statement given.
 TEST_F(Cli, ALongRunIsProvenAsABundleOfSegments) {

@@ -87,7 +87,7 @@ def boundary(pc, regs, ipos, eof, opos):
 
 regs1 = [0] * 32
 regs1[1], regs1[2], regs1[10], regs1[31] = 0x10080, 2**64 - 16, 42, 7
-stmt = (le(2, 4) + le(2, 1) + le(92, 2) + le(16, 1) + le(3, 1) + bytes([7]) * 32 + le(3, 4) + le(3, 8) + bytes([1, 2, 3])
+stmt = (le(3, 4) + le(2, 1) + le(92, 2) + le(16, 1) + le(3, 1) + bytes([7]) * 32 + le(3, 4) + le(3, 8) + bytes([1, 2, 3])
         + le(2, 4) + le(10, 1) + le(2, 1) + bytes([5, 6, 5, 5])
         + boundary(0x10000, [0] * 32, 0, 0, 0) + boundary(0x10100, regs1, 5, 1, 2) + boundary(0x10200, [0] * 32, 5, 1, 3)
         + le(0, 8) + le(0x11000, 8) + le(0x12000, 8))

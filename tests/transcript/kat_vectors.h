@@ -11,8 +11,8 @@ inline constexpr uint64_t kIndex1000 = 924u;
 inline constexpr uint64_t kIndexOdd = 6015916973649467546u;  // bound 3*2^62+1: rejections likely
 inline constexpr uint64_t kPowNonce12 = 734u;  // smallest nonce with 12 zero bits
 inline constexpr uint64_t kPowFails1 = 0u;  // smallest nonce whose hash starts with a 1 bit
-inline constexpr uint64_t kBundleAlpha[3] = {17511331638322995100u, 15174759321489990564u, 1145863864687131434u};  // protocol:segments:transcript
-inline constexpr uint64_t kBundleBeta[3] = {2874501758885728236u, 1657259231025827343u, 1060476044629556311u};
-inline constexpr uint64_t kBundleSegment0Alpha[3] = {14911166230117481503u, 5945810844902795391u, 15701661810148853665u};  // its constraint-alpha
-inline constexpr uint64_t kBundleSegment1Alpha[3] = {1492100357316524592u, 12313091566598675884u, 3762627879204108012u};  // its constraint-alpha
+inline constexpr uint64_t kBundleAlpha[3] = {12145233875830895113u, 1109047667558842904u, 8236816342721950247u};  // protocol:segments:transcript
+inline constexpr uint64_t kBundleBeta[3] = {2917574565070388185u, 5988466613791765866u, 8592577370429644203u};
+inline constexpr uint64_t kBundleSegment0Alpha[3] = {15697666910712110936u, 8023175502059165673u, 13774365029263876956u};  // its constraint-alpha
+inline constexpr uint64_t kBundleSegment1Alpha[3] = {4493884202190161u, 4773811147218165885u, 8562481149744851440u};  // its constraint-alpha
 }  // namespace zkrv::kat

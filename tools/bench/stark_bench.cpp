@@ -218,7 +218,7 @@ std::map<unsigned, std::vector<opt::Fp3>> fri_input() {
   for (unsigned lh : {kFriLogDegree, kFriLogSmaller}) {
     const size_t n = size_t{1} << lh, big = n << fri_options().log_blowup;
     std::vector<opt::Fp3> e(big);
-    const opt::Fp shift = core::lde_shift<opt::Fp>(kFriLogDegree, lh);
+    const opt::Fp shift = core::lde_shift<opt::Fp>();
     for (size_t c = 0; c < 3; ++c) {
       const auto ext = opt::coset_lde(random_fp(n, 9 + c + lh), 8, shift, 2);  // a degree < n polynomial
       for (size_t i = 0; i < big; ++i) e[i].c[c] = ext[i];

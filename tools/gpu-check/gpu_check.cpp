@@ -75,7 +75,7 @@ std::map<unsigned, std::vector<Fp3>> fri_input(unsigned log_degree, unsigned log
     const size_t n = size_t{1} << lh, big = n << log_blowup;
     std::vector<Fp3> e(big);
     for (size_t c = 0; c < 3; ++c) {
-      const auto ext = opt::coset_lde(random_fp(n, seed + c + lh), 1u << log_blowup, core::lde_shift<Fp>(log_degree, lh), 0);
+      const auto ext = opt::coset_lde(random_fp(n, seed + c + lh), 1u << log_blowup, core::lde_shift<Fp>(), 0);
       for (size_t i = 0; i < big; ++i) e[i].c[c] = ext[i];
     }
     out[lh] = std::move(e);

@@ -140,7 +140,7 @@ int cmd_prove(const ProveArgs& a);
 int fail_api(const zkrv::Error& e, std::span<const uint8_t> elf, uint64_t max_cycles);
 
 struct VerifyArgs {
-  std::string proof, program, output, write_output;
+  std::string proof, program, key, output, write_output;
   uint32_t exit_code = 0;
   std::string security = "provable";  // the policy preset (protocol:stark:policy)
   double min_provable_bits = -1;      // set: accept proofs with at least this many provable bits instead
@@ -160,6 +160,12 @@ struct DigestArgs {
 };
 CLI::App* add_digest(CLI::App& app, DigestArgs& a);
 int cmd_digest(const DigestArgs& a);
+
+struct KeyArgs {
+  std::string program, out;
+};
+CLI::App* add_key(CLI::App& app, KeyArgs& a);
+int cmd_key(const KeyArgs& a);
 
 struct SecurityArgs {
   std::string security = "provable";

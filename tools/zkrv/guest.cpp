@@ -112,6 +112,7 @@ int fail_api(const zkrv::Error& e, std::span<const uint8_t> elf, uint64_t max_cy
     case zkrv::ErrorCode::kInvalidArgument:
     case zkrv::ErrorCode::kUnsupported: return fail(kUsage, e.what());
     case zkrv::ErrorCode::kBadProgram:
+    case zkrv::ErrorCode::kBadKey:
     case zkrv::ErrorCode::kBadInput: return fail(kBadInput, e.what());
     case zkrv::ErrorCode::kIo: return fail(kIoError, e.what());
     case zkrv::ErrorCode::kGuestFault: {

@@ -2,8 +2,8 @@
 // attributes its cycles (profile.cpp), `zkrv check` checks its trace against the constraint spec
 // (check.cpp), `zkrv prove` and `zkrv verify` (prove.cpp, verify.cpp) make and check a proof,
 // `zkrv security` prints a preset's security figures (security.cpp), `zkrv input` builds a typed
-// private input (input.cpp), `zkrv inspect` and `zkrv digest` read a proof's header and an ELF's
-// program digest (inspect.cpp).
+// private input (input.cpp), `zkrv inspect`, `zkrv digest` and `zkrv key` read a proof's header,
+// an ELF's program digest and write its verifying key (inspect.cpp).
 // main wires the subcommands to the app, runs the one chosen and turns what escapes into an exit
 // code.
 
@@ -40,6 +40,8 @@ int main(int argc, char** argv) {
   auto* ins = zkrv::cli::add_inspect(app, ina);
   zkrv::cli::DigestArgs da;
   auto* dig = zkrv::cli::add_digest(app, da);
+  zkrv::cli::KeyArgs ka;
+  auto* key = zkrv::cli::add_key(app, ka);
 
   try {
     app.parse(argc, argv);
@@ -63,6 +65,7 @@ int main(int argc, char** argv) {
     if (*inp) return zkrv::cli::cmd_input(ia);
     if (*ins) return zkrv::cli::cmd_inspect(ina);
     if (*dig) return zkrv::cli::cmd_digest(da);
+    if (*key) return zkrv::cli::cmd_key(ka);
   } catch (const std::bad_alloc&) {
     return fail(zkrv::cli::kOutOfMemory, "out of memory");
   } catch (const std::exception& e) {

@@ -19,7 +19,11 @@ CLI::App* add_verify(CLI::App& app, VerifyArgs& a) {
                                          "expected code and wrote the public output");
   v->add_option("PROOF", a.proof, "proof file written by zkrv prove: a proof of one run, or a bundle of a run in "
                                   "segments (told apart by their first bytes)")->required();
-  v->add_option("--program", a.program, "the guest ELF the proof must be about")->required();
+  auto* which = v->add_option_group("program", "the program the proof must be about: exactly one of");
+  which->add_option("--program", a.program, "the guest ELF");
+  which->add_option("--key", a.key, "its verifying key (zkrv key): verifying then takes the same time whatever the "
+                                    "size of the program's image");
+  which->require_option(1);
   v->add_option("--exit-code", a.exit_code, "the exit code the proof must show (a proof of any other code is "
                                             "rejected)")->capture_default_str()->check(uint_range(0, UINT32_MAX));
   v->add_option("--output", a.output, "file with the expected public output, compared byte for byte (without it, "
@@ -39,7 +43,7 @@ CLI::App* add_verify(CLI::App& app, VerifyArgs& a) {
   v->footer("Prints \"verified: ...\" (program digest, exit code, output length, provable and conjectured bits,\n"
             "the policy that held) or \"rejected: <stage>: <reason>\"; a proof whose options give less than the\n"
             "policy is rejected at the security stage. Exit code: 0 verified, 1 rejected (the proof does not\n"
-            "prove this statement), 65 malformed proof file or ELF, 66 file missing or unreadable (or --write-output\n"
+            "prove this statement), 65 malformed proof file, ELF or key, 66 file missing or unreadable (or --write-output\n"
             "not written), 64 usage, 71 out of memory (the table: zkrv --help).");
   return v;
 }
@@ -101,9 +105,12 @@ int cmd_verify(const VerifyArgs& a) {
   const spec::SecurityPolicy policy =
       a.min_provable_bits >= 0 ? spec::SecurityPolicy::at_least(spec::SecurityPolicy::Measure::kProvable, a.min_provable_bits)
                                : spec::SecurityPolicy::preset(a.security);
+  if (a.program.empty() && a.key.empty()) return fail(kUsage, "--program and --key need a file name (see zkrv verify --help)");
   std::optional<zkrv::Program> program;
+  std::optional<zkrv::Key> key;
   try {
-    program = zkrv::Program::from_file(a.program);
+    if (!a.key.empty()) key = zkrv::Key::from_file(a.key);
+    else program = zkrv::Program::from_file(a.program);
   } catch (const zkrv::Error& e) {
     return fail_api(e, {}, 0);
   }
@@ -118,7 +125,8 @@ int cmd_verify(const VerifyArgs& a) {
   const zkrv::Policy api_policy{policy.measure == spec::SecurityPolicy::Measure::kProvable ? zkrv::Policy::Measure::kProvable
                                                                                           : zkrv::Policy::Measure::kConjectured,
                                 policy.min_bits};
-  const zkrv::Verdict v = zkrv::verify(*program, *proof.bytes, expected, api_policy);
+  const zkrv::Verdict v = key ? zkrv::verify(*key, *proof.bytes, expected, api_policy)
+                              : zkrv::verify(*program, *proof.bytes, expected, api_policy);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!v.statement) {  // malformed: the verdict as JSON too; the exit code stays that of a malformed file
     if (a.json)

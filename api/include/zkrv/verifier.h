@@ -48,6 +48,7 @@ enum class ErrorCode {
   kCancelled,        // prove: the stop token was set
   kUnsupported,      // e.g. the GPU backend in a build without CUDA, or without a device
   kInternal,         // a bug in zkrv
+  kBadKey,           // bytes that are not a zkrv verifying key (protocol:stark:key)
 };
 ZKRV_API const char* error_code_name(ErrorCode c);
 
@@ -91,6 +92,29 @@ class ZKRV_API Program {
   explicit Program(std::shared_ptr<const Impl> impl);
   const Impl& impl() const { return *impl_; }
 
+ private:
+  std::shared_ptr<const Impl> impl_;
+};
+
+// A program's verifying key (spec/protocol.md, protocol:stark:key): everything the verifier
+// derives from the ELF alone (the digest, the entry point, the heights and the roots of the
+// program tree, protocol:stark:program), computed once. Verifying with a key needs no ELF and
+// costs the same whatever the size of the program's image. A key is trusted input: nothing in it
+// ties its roots to its digest, so a forged key can name an honest program's digest; accepting a
+// key is trusting whoever made it (Key::of(program).bytes() == key.bytes() checks one against the
+// ELF). Cheap to copy.
+class ZKRV_API Key {
+ public:
+  // Computes it: one LDE and Merkle tree of the program's columns per blowup the options allow
+  // (seconds for an image of megabytes).
+  static Key of(const Program& program);  // throws Error (kBadProgram: tables no proof can have)
+  static Key from_bytes(std::span<const uint8_t> bytes);  // throws Error (kBadKey)
+  static Key from_file(const std::string& path);          // throws Error (kIo, kBadKey)
+  const Digest& digest() const;  // the program's, as Program::digest()
+  std::vector<uint8_t> bytes() const;
+  struct Impl;  // internal
+  explicit Key(std::shared_ptr<const Impl> impl);
+  const Impl& impl() const { return *impl_; }
  private:
   std::shared_ptr<const Impl> impl_;
 };
@@ -155,6 +179,9 @@ struct Expected {
 // throws on any proof bytes; throws Error: kInvalidArgument for a policy out of range,
 // kOutOfMemory when an allocation fails.
 ZKRV_API Verdict verify(const Program& program, std::span<const uint8_t> proof, const Expected& expected = {},
+                        const Policy& policy = Policy::provable());
+// The same verdict from the program's key instead of its ELF.
+ZKRV_API Verdict verify(const Key& key, std::span<const uint8_t> proof, const Expected& expected = {},
                         const Policy& policy = Policy::provable());
 
 }  // namespace zkrv
