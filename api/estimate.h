@@ -2,6 +2,7 @@
 // What proving takes: the memory estimates the prover of the host API checks before the work,
 // and zkrv's --help states. Inside the host API: not installed.
 #include <cstddef>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -25,6 +26,12 @@ double estimated_segment_bytes(unsigned log_segment, size_t touched_bytes);
 struct RunCounts {
   uint64_t cycles = 0, touched_bytes = 0, io_bytes = 0, syscalls = 0;
   spec::ExecStats stats;
+  // The same counts per segment of the cut execute_first was given (cycles: 2^k, the last fewer).
+  struct Segment {
+    uint64_t cycles = 0, io_bytes = 0, syscalls = 0;
+    std::array<uint64_t, static_cast<size_t>(spec::InsnClass::kCount)> per_class{};
+  };
+  std::vector<Segment> segments;
 };
 // The first execution, before anything is built: the run, its cut into segments of 2^k cycles
 // (spec: protocol:segments:cut — boundaries, chunk bounds, each byte's final token), and its counts.
@@ -43,10 +50,26 @@ FirstRun execute_first(const spec::ProgramImage& image, std::span<const uint8_t>
 // io one per byte read or written; syscall one per syscall; each padded as the tables say.
 std::vector<size_t> predicted_heights(const spec::ProgramImage& image, const std::vector<uint8_t>& output, const RunCounts& run);
 
+// protocol:segments:* — each segment's table heights (spec order of the segment AIR) as the
+// segment builder (optimized/trace/segments) will make them: the fixed and ELF tables as the
+// verifier derives them; output the segment's slice of the output; cpu its cycles; alu, shift, mul,
+// div, io and syscall as predicted_heights counts them, from the segment's counts; mem its chunk of
+// the global memory argument and memb the bytes it touches (the plan's).
+std::vector<std::vector<size_t>> predicted_segment_heights(const spec::ProgramImage& image, const spec::RunPlan& plan,
+                                                           const RunCounts& run);
+
 // The optimized prover holding the LDE (and the reference prover): per table row, every column on
 // the trace domain and on the LDE coset, three Merkle trees, and the process besides.
 double estimated_prove_bytes(const std::vector<size_t>& heights, unsigned log_blowup);
-// The optimized prover computing the LDE a part at a time (Lde::kStream).
-double estimated_optimized_prove_bytes(const std::vector<size_t>& heights, unsigned log_blowup);
+// The optimized prover computing the LDE a part at a time (Lde::kStream), for heights in the spec
+// order of the whole-run AIR or (segmented) the segment AIR.
+double estimated_optimized_prove_bytes(const std::vector<size_t>& heights, unsigned log_blowup, bool segmented = false);
+// A bundle, proven one segment at a time by the streamed prover (three passes over the segments):
+// the largest segment's proof, and what the run keeps besides, per byte of the 4 KiB pages it
+// touches: the plan's last segment and value (5 bytes, spec::TouchedMemory), the segment builder's
+// prior time and value (6, opt::trace's Prior) and the guest's memory (1).
+inline constexpr double kBundleBytesPerPageByte = 12;
+double estimated_bundle_bytes(const std::vector<std::vector<size_t>>& segment_heights, unsigned log_blowup,
+                              uint64_t touched_pages);
 
 }  // namespace zkrv::api

@@ -228,8 +228,9 @@ ProveReport prove_bundle(const Program& program, std::span<const uint8_t> input,
   const bool optimized = a.prover == ProveOptions::Prover::kOptimized;
   ProveReport report;
   report.cycles = run.cycles;
-  {  // refuse before the work: one segment's proof at its largest, and the run's touched bytes
-    const double need = api::estimated_segment_bytes(k, plan.memory->count());
+  {  // refuse before the work: the largest segment's proof, from its predicted heights, and the run's touched bytes
+    const double need = api::estimated_bundle_bytes(api::predicted_segment_heights(image, plan, first.counts),
+                                                    options.log_blowup, plan.memory->pages());
     std::string what;
     const double have = budget(a, &what);
     char buf[300];

@@ -48,6 +48,27 @@ std::string_view class_name(InsnClass c) {
   return i < std::size(names) ? names[i] : "?";
 }
 
+InsnClass insn_class(uint32_t insn) {
+  const uint32_t opcode = insn & 0x7f, f3 = (insn >> 12) & 7, f7 = insn >> 25;
+  const bool shift = f3 == 1 || f3 == 5, compare = f3 == 2 || f3 == 3;
+  switch (opcode) {
+    case 0x37: case 0x17: return InsnClass::kUpper;
+    case 0x6f: case 0x67: return InsnClass::kJump;
+    case 0x63: return InsnClass::kBranch;
+    case 0x03: return InsnClass::kLoad;
+    case 0x23: return InsnClass::kStore;
+    case 0x13: return shift ? InsnClass::kShift : compare ? InsnClass::kCompare : InsnClass::kAlu;
+    case 0x1b: return shift ? InsnClass::kShift : InsnClass::kAlu;
+    case 0x33:
+      if (f7 == 1) return f3 < 4 ? InsnClass::kMul : InsnClass::kDiv;
+      return shift ? InsnClass::kShift : compare ? InsnClass::kCompare : InsnClass::kAlu;
+    case 0x3b:
+      if (f7 == 1) return f3 < 4 ? InsnClass::kMul : InsnClass::kDiv;
+      return shift ? InsnClass::kShift : InsnClass::kAlu;
+    default: return InsnClass::kSystem;  // fence, ecall (and what the executors refuse)
+  }
+}
+
 // spec: isa:cost:model (version 1). Weights approximate the trace rows each class adds.
 uint64_t cost_estimate(const ExecStats& s, uint64_t cycles) {
   auto n = [&](InsnClass c) { return s.per_class[static_cast<size_t>(c)]; };

@@ -123,6 +123,9 @@ enum class InsnClass : uint8_t {
   kAlu, kShift, kCompare, kMul, kDiv, kLoad, kStore, kBranch, kJump, kUpper, kSystem, kCount
 };
 std::string_view class_name(InsnClass c);
+// The class the executors count an instruction they execute in (ExecStats::per_class), from its
+// encoding alone.
+InsnClass insn_class(uint32_t insn);
 
 struct ExecStats {
   std::array<uint64_t, static_cast<size_t>(InsnClass::kCount)> per_class{};

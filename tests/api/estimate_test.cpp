@@ -3,11 +3,13 @@
 // example guest that is proven as one proof, or the estimate is of another trace.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 
 #include "api/estimate.h"
+#include "optimized/trace/segments.h"
 #include "optimized/trace/trace.h"
 #include "reference/elf/elf_loader.h"
 #include "reference/stark/air.h"
@@ -47,6 +49,61 @@ TEST(Estimate, PredictedHeightsAreTheBuiltOnes) {
     ++checked;
   }
   EXPECT_GE(checked, 20u) << "example guests checked";
+}
+
+// A bundle's memory check takes each segment's heights from the same execution: they must be the
+// heights the segment builder makes, segment by segment, for every example guest cut into
+// segments of 2^12 cycles (the runs of up to 2^19 cycles, to keep the test short); and the
+// instruction classes counted per segment from the steps add up to the executor's own statistics.
+TEST(Estimate, PredictedSegmentHeightsAreTheBuiltOnes) {
+  const std::string programs = ZKRV_GUEST_PROGRAMS_DIR, sources = ZKRV_GUEST_SOURCES_DIR;
+  const auto& layout = zkrv::ref::stark::air_layout(zkrv::spec::air::Mode::kSegmented);
+  constexpr unsigned k = 12;
+  size_t checked = 0, segments = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(programs)) {
+    if (entry.path().extension() != ".elf") continue;
+    const std::string name = entry.path().stem();
+    const auto loaded = zkrv::ref::load_elf(read(entry.path()));
+    ASSERT_TRUE(loaded.ok()) << name;
+    std::vector<uint8_t> input;
+    for (const std::string& in : {sources + "/" + name + ".input", sources + "/" + name.substr(0, name.rfind('_')) + ".input"})
+      if (std::filesystem::exists(in)) {
+        input = read(in);
+        break;
+      }
+    zkrv::spec::ExecOptions exec;
+    exec.max_cycles = uint64_t{1} << 19;
+    const zkrv::api::FirstRun first = zkrv::api::execute_first(*loaded.image, input, exec, k);
+    if (first.run.status != zkrv::spec::ExitStatus::kExited || first.run.cycles <= (uint64_t{1} << k)) continue;
+    const auto& counts = first.counts;
+    ASSERT_EQ(counts.segments.size(), first.plan->count()) << name;
+    std::array<uint64_t, static_cast<size_t>(zkrv::spec::InsnClass::kCount)> per_class{};
+    uint64_t cycles = 0, io = 0, syscalls = 0;
+    for (const auto& seg : counts.segments) {
+      for (size_t c = 0; c < per_class.size(); ++c) per_class[c] += seg.per_class[c];
+      cycles += seg.cycles, io += seg.io_bytes, syscalls += seg.syscalls;
+    }
+    EXPECT_EQ(per_class, counts.stats.per_class) << name;
+    EXPECT_EQ(cycles, counts.cycles) << name;
+    EXPECT_EQ(io, counts.io_bytes) << name;
+    EXPECT_EQ(syscalls, counts.syscalls) << name;
+    const auto predicted = zkrv::api::predicted_segment_heights(*loaded.image, *first.plan, counts);
+    size_t built = 0;
+    zkrv::opt::trace::build_segment_traces(*loaded.image, input, exec, *first.plan, first.run, 0,
+                                           [&](size_t s, zkrv::opt::trace::SegmentTrace&& seg) {
+                                             ASSERT_LT(s, predicted.size());
+                                             ASSERT_EQ(seg.tables.size(), predicted[s].size());
+                                             for (size_t t = 0; t < seg.tables.size(); ++t)
+                                               EXPECT_EQ(predicted[s][t], seg.tables[t].height)
+                                                   << name << ": segment " << s << ", table " << layout.tables[t].name;
+                                             ++built;
+                                           });
+    EXPECT_EQ(built, predicted.size()) << name;
+    segments += built;
+    ++checked;
+  }
+  EXPECT_GE(checked, 8u) << "example guests checked";
+  EXPECT_GE(segments, 50u) << "segments checked";
 }
 
 }  // namespace
