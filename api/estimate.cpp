@@ -20,17 +20,12 @@ FirstRun execute_first(const spec::ProgramImage& image, std::span<const uint8_t>
   spec::ExecOptions o = exec;
   o.collect_stats = true;
   FirstRun f;
-  auto& segs = f.counts.segments;
-  auto segment = [&](uint64_t cycle) -> RunCounts::Segment& {
-    const size_t s = static_cast<size_t>(cycle >> log_segment);
-    if (segs.size() <= s) segs.resize(s + 1);
-    return segs[s];
-  };
+  auto& classes = f.counts.segment_classes;
   spec::attach(planner, o, [&](std::span<const spec::StepRecord> steps) {
     for (const spec::StepRecord& st : steps) {
-      RunCounts::Segment& seg = segment(st.cycle);
-      ++seg.cycles;
-      ++seg.per_class[static_cast<size_t>(spec::insn_class(st.insn))];
+      const size_t s = static_cast<size_t>(st.cycle >> log_segment);
+      if (classes.size() <= s) classes.resize(s + 1);
+      ++classes[s][static_cast<size_t>(spec::insn_class(st.insn))];
     }
   });
   const auto planner_sink = o.syscall_sink;
@@ -41,8 +36,7 @@ FirstRun execute_first(const spec::ProgramImage& image, std::span<const uint8_t>
     const bool read = ev.number == spec::kSysRead && ev.args[0] == 0,
                write = ev.number == spec::kSysWrite && (ev.args[0] == 1 || ev.args[0] == 2);
     f.counts.syscalls += counted;
-    segment(ev.cycle).syscalls += counted;
-    if (read || write) f.counts.io_bytes += ev.bytes.size(), segment(ev.cycle).io_bytes += ev.bytes.size();
+    if (read || write) f.counts.io_bytes += ev.bytes.size();
   };
   f.run = opt::execute(image, in, o);
   f.counts.cycles = f.run.cycles;
@@ -96,7 +90,8 @@ std::vector<std::vector<size_t>> predicted_segment_heights(const spec::ProgramIm
   const auto derived = ref::stark::preprocessed(image, {}).log_heights;  // the whole AIR's tables
   std::vector<std::vector<size_t>> out;
   for (size_t s = 0; s < plan.count(); ++s) {
-    const RunCounts::Segment seg = s < run.segments.size() ? run.segments[s] : RunCounts::Segment{};
+    const spec::RunSegment& seg = plan.segments[s];
+    const PerClass classes = s < run.segment_classes.size() ? run.segment_classes[s] : PerClass{};
     std::vector<size_t> h(layout.tables.size());
     for (size_t t = 0; t < h.size(); ++t) {
       const std::string& name = layout.tables[t].name;
@@ -104,15 +99,15 @@ std::vector<std::vector<size_t>> predicted_segment_heights(const spec::ProgramIm
       if (name == "output") {
         rows = plan.boundaries[s + 1].opos - plan.boundaries[s].opos;
       } else if (name == "mem") {
-        rows = plan.segments[s].chunk;
+        rows = seg.chunk;
       } else if (name == "memb") {
-        rows = plan.segments[s].touched;
+        rows = seg.touched;
       } else if (const auto w = std::find_if(whole.tables.begin(), whole.tables.end(), [&](const auto& x) { return x.name == name; });
                  w != whole.tables.end() && derived.at(static_cast<size_t>(w - whole.tables.begin()))) {
         h[t] = size_t{1} << *derived[static_cast<size_t>(w - whole.tables.begin())];
         continue;
       } else {
-        rows = execution_rows(name, seg.per_class, seg.cycles, seg.io_bytes, seg.syscalls);
+        rows = execution_rows(name, classes, seg.cycles, seg.io_bytes, seg.syscalls);
       }
       h[t] = spec::air::padded_height(rows, 2);
     }

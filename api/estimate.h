@@ -26,12 +26,9 @@ double estimated_segment_bytes(unsigned log_segment, size_t touched_bytes);
 struct RunCounts {
   uint64_t cycles = 0, touched_bytes = 0, io_bytes = 0, syscalls = 0;
   spec::ExecStats stats;
-  // The same counts per segment of the cut execute_first was given (cycles: 2^k, the last fewer).
-  struct Segment {
-    uint64_t cycles = 0, io_bytes = 0, syscalls = 0;
-    std::array<uint64_t, static_cast<size_t>(spec::InsnClass::kCount)> per_class{};
-  };
-  std::vector<Segment> segments;
+  // The instructions of each class per segment of the cut execute_first was given (its cycles,
+  // syscalls and io bytes are the plan's, spec::RunSegment).
+  std::vector<std::array<uint64_t, static_cast<size_t>(spec::InsnClass::kCount)>> segment_classes;
 };
 // The first execution, before anything is built: the run, its cut into segments of 2^k cycles
 // (spec: protocol:segments:cut — boundaries, chunk bounds, each byte's final token), and its counts.
@@ -53,8 +50,8 @@ std::vector<size_t> predicted_heights(const spec::ProgramImage& image, const std
 // protocol:segments:* — each segment's table heights (spec order of the segment AIR) as the
 // segment builder (optimized/trace/segments) will make them: the fixed and ELF tables as the
 // verifier derives them; output the segment's slice of the output; cpu its cycles; alu, shift, mul,
-// div, io and syscall as predicted_heights counts them, from the segment's counts; mem its chunk of
-// the global memory argument and memb the bytes it touches (the plan's).
+// div, io and syscall as predicted_heights counts them, from the segment's classes and the plan's
+// syscalls and io bytes; mem its chunk of the global memory argument and memb the bytes it touches.
 std::vector<std::vector<size_t>> predicted_segment_heights(const spec::ProgramImage& image, const spec::RunPlan& plan,
                                                            const RunCounts& run);
 

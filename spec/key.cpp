@@ -46,7 +46,13 @@ ParsedKey decode_key(std::span<const uint8_t> bytes) {
               "key version " + std::to_string(v) + ", this verifier reads " + std::to_string(kKeyVersion));
   ProgramKey k;
   k.program_digest = r.digest();
-  k.entry = r.uint(8);
+  {
+    const size_t at = r.pos();
+    k.entry = r.uint(8);
+    // isa:elf:entry: a multiple of 4 inside the 4 GiB guest address space
+    if (r.ok() && (k.entry >= (uint64_t{1} << 32) || k.entry % 4 != 0))
+      r.fail_at(at, ParseError::Kind::kTooLarge, "the key's entry point is not a guest address (a multiple of 4 below 2^32)");
+  }
   {
     const size_t at = r.pos();
     const uint64_t n = r.uint(1);

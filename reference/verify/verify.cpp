@@ -299,16 +299,18 @@ Result check_key(const Expected& e, const AirLayout& layout, unsigned log_blowup
   if (e.key->log_heights.size() != tables)
     return reject(Check::kKey, "the key does not fit this verifier (another program tree)", {}, std::to_string(tables) + " tables",
                   std::to_string(e.key->log_heights.size()) + " tables");
-  // the fixed tables' heights are the verifier's own, whatever the key says
+  // the fixed tables' heights are the verifier's own, whatever the key says (the program tables
+  // of both AIRs, by name: the same tables in the same order)
   const Preprocessed derived = preprocessed(*e.key, {});
   const AirLayout& whole = air_layout();
-  for (size_t t = 0, k = 0; t < whole.tables.size(); ++t) {
-    if (whole.tables[t].program.empty()) continue;
-    const unsigned want = *derived.log_heights[t], got = e.key->log_heights[k++];
+  for (size_t t = 0, k = 0; t < layout.tables.size(); ++t) {
+    if (layout.tables[t].program.empty()) continue;
+    const std::string& name = layout.tables[t].name;
+    const unsigned want = *derived.log_heights[whole.table_index(name)], got = e.key->log_heights[k++];
     if (want != got)
-      return reject(Check::kKey, "the key's table " + whole.tables[t].name + " has 2^" + std::to_string(got) +
+      return reject(Check::kKey, "the key's table " + name + " has 2^" + std::to_string(got) +
                                      " rows, the verifier derives 2^" + std::to_string(want),
-                    {.table = whole.tables[t].name}, pow2(want), pow2(got));
+                    {.table = name}, pow2(want), pow2(got));
   }
   if (!e.key->root(log_blowup))
     return reject(Check::kKey, "the key has no program root for blowup 2^" + std::to_string(log_blowup));

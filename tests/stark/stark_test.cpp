@@ -763,6 +763,19 @@ TEST(Stark, AKeyVerifiesWithoutTheElf) {
   other = bytes;
   other[0] ^= 1;
   EXPECT_EQ(spec::decode_key(other).error->kind, spec::ParseError::Kind::kBadMagic);
+  other = bytes;
+  other[8 + 4 + 32] += 2;  // the entry, no longer a multiple of 4
+  EXPECT_EQ(spec::decode_key(other).error->offset, 8u + 4 + 32);
+  // one key for both AIRs: their program tables and columns are the same, in the same order
+  auto program_tables = [](spec::air::Mode m) {
+    std::vector<std::string> out;
+    for (const auto& t : ref::stark::air_layout(m).tables)
+      for (size_t c : t.program) out.push_back(t.name + "." + t.column_names[c]);
+    return out;
+  };
+  EXPECT_EQ(program_tables(spec::air::Mode::kWhole), program_tables(spec::air::Mode::kSegmented));
+  // and8 3, byte 1, image 2, pow2 5, program 2, range16 1, regs' reg, segments 4
+  EXPECT_EQ(program_tables(spec::air::Mode::kWhole).size(), 19u);
 }
 
 // The golden proof (conformance/golden/README.md): reproduced byte for byte, and verified.
