@@ -166,7 +166,7 @@ double estimated_bundle_bytes(const std::vector<std::vector<size_t>>& segment_he
                               uint64_t touched_pages) {
   double largest = 0;
   for (const auto& h : segment_heights) largest = std::max(largest, estimated_optimized_prove_bytes(h, log_blowup, true));
-  return largest + kBundleBytesPerPageByte * 4096 * static_cast<double>(touched_pages);
+  return largest + kBundleBytesPerPageByte * 4096 * static_cast<double>(touched_pages) + kBundleBaseBytes;
 }
 
 }  // namespace zkrv::api

@@ -13,10 +13,11 @@
 
 namespace zkrv::api {
 
-// A segment's proof: about kSegmentBytesPerCycle per cycle of the segment and kSegmentBaseBytes
-// besides, plus 6 bytes per byte the run touches (not fitted like the one-proof estimates below:
-// the loop workload's 2^20-cycle segments peaked at 7.5 to 7.6 GB, 0.85 of it). sha256_chain's 2^20-cycle segments peaked at
-// 6.7 GB (6.4 KB per cycle; an ALU-heavy run fills the alu and mul tables), quicksort's 2^16 at 458 MB.
+// A segment's proof before any run is known (what --help says this machine takes): about
+// kSegmentBytesPerCycle per cycle of the segment and kSegmentBaseBytes besides, plus 6 bytes per
+// byte the run touches; an upper bound for the workloads measured (the loop workload's 2^20-cycle
+// segments peaked at 7.5 to 7.6 GB, 0.85 of it; sha256_chain's at 6.7 GB). A run's own estimate,
+// once it has been executed, is estimated_bundle_bytes below.
 inline constexpr double kSegmentBytesPerCycle = 8192, kSegmentBaseBytes = 0.3e9;
 double estimated_segment_bytes(unsigned log_segment, size_t touched_bytes);
 
@@ -62,10 +63,13 @@ double estimated_prove_bytes(const std::vector<size_t>& heights, unsigned log_bl
 // order of the whole-run AIR or (segmented) the segment AIR.
 double estimated_optimized_prove_bytes(const std::vector<size_t>& heights, unsigned log_blowup, bool segmented = false);
 // A bundle, proven one segment at a time by the streamed prover (three passes over the segments):
-// the largest segment's proof, and what the run keeps besides, per byte of the 4 KiB pages it
-// touches: the plan's last segment and value (5 bytes, spec::TouchedMemory), the segment builder's
-// prior time and value (6, opt::trace's Prior) and the guest's memory (1).
-inline constexpr double kBundleBytesPerPageByte = 12;
+// the largest segment's proof; what the run keeps besides, per byte of the 4 KiB pages it touches:
+// the plan's last segment and value (5 bytes, spec::TouchedMemory), the segment builder's prior
+// time and value (6, opt::trace's Prior) and the guest's memory (1); and kBundleBaseBytes, the
+// streamed builder and executor beside the prover. Fitted to the loop workload, whose 2^20-cycle
+// segments peak 60 to 150 MiB above its one 2^20-cycle proof (7,546 to 7,634 MiB from 3 to 33
+// segments, the allocator's creep of about 2 MB a segment included: README.md).
+inline constexpr double kBundleBytesPerPageByte = 12, kBundleBaseBytes = 0.3e9;
 double estimated_bundle_bytes(const std::vector<std::vector<size_t>>& segment_heights, unsigned log_blowup,
                               uint64_t touched_pages);
 

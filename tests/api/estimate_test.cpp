@@ -21,28 +21,46 @@ std::vector<uint8_t> read(const std::string& path) {
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
-TEST(Estimate, PredictedHeightsAreTheBuiltOnes) {
+// Every example guest: its name, its image and the input it takes (the alloc_stress builds share
+// theirs; none for the others).
+struct Example {
+  std::string name;
+  zkrv::spec::ProgramImage image;
+  std::vector<uint8_t> input;
+};
+std::vector<Example> examples() {
   const std::string programs = ZKRV_GUEST_PROGRAMS_DIR, sources = ZKRV_GUEST_SOURCES_DIR;
-  const auto& layout = zkrv::ref::stark::air_layout();
-  size_t checked = 0;
+  std::vector<Example> out;
   for (const auto& entry : std::filesystem::directory_iterator(programs)) {
     if (entry.path().extension() != ".elf") continue;
     const std::string name = entry.path().stem();
     const auto loaded = zkrv::ref::load_elf(read(entry.path()));
-    ASSERT_TRUE(loaded.ok()) << name;
-    // The input the example takes (the alloc_stress builds share theirs); none for the others.
-    std::vector<uint8_t> input;
+    EXPECT_TRUE(loaded.ok()) << name;
+    if (!loaded.ok()) continue;
+    Example e{name, *loaded.image, {}};
     for (const std::string& in : {sources + "/" + name + ".input", sources + "/" + name.substr(0, name.rfind('_')) + ".input"})
       if (std::filesystem::exists(in)) {
-        input = read(in);
+        e.input = read(in);
         break;
       }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+TEST(Estimate, PredictedHeightsAreTheBuiltOnes) {
+  const auto& layout = zkrv::ref::stark::air_layout();
+  size_t checked = 0;
+  for (const Example& ex : examples()) {
+    const std::string& name = ex.name;
+    const zkrv::spec::ProgramImage* const image = &ex.image;
+    const std::vector<uint8_t>& input = ex.input;
     zkrv::spec::ExecOptions exec;
     exec.max_cycles = uint64_t{1} << 20;  // the default segment: longer runs are bundles
-    const zkrv::api::FirstRun first = zkrv::api::execute_first(*loaded.image, input, exec, 20);
+    const zkrv::api::FirstRun first = zkrv::api::execute_first(*image, input, exec, 20);
     if (first.run.status != zkrv::spec::ExitStatus::kExited) continue;  // faults and bundles are not one proof
-    const auto predicted = zkrv::api::predicted_heights(*loaded.image, first.run.output, first.counts);
-    const auto built = zkrv::opt::trace::build_trace(*loaded.image, input, exec, 0);
+    const auto predicted = zkrv::api::predicted_heights(*image, first.run.output, first.counts);
+    const auto built = zkrv::opt::trace::build_trace(*image, input, exec, 0);
     ASSERT_EQ(built.tables.size(), predicted.size());
     for (size_t t = 0; t < predicted.size(); ++t)
       EXPECT_EQ(predicted[t], built.tables[t].height) << name << ": table " << layout.tables[t].name;
@@ -56,24 +74,16 @@ TEST(Estimate, PredictedHeightsAreTheBuiltOnes) {
 // segments of 2^12 cycles (the runs of up to 2^19 cycles, to keep the test short); and the
 // instruction classes counted per segment from the steps add up to the executor's own statistics.
 TEST(Estimate, PredictedSegmentHeightsAreTheBuiltOnes) {
-  const std::string programs = ZKRV_GUEST_PROGRAMS_DIR, sources = ZKRV_GUEST_SOURCES_DIR;
   const auto& layout = zkrv::ref::stark::air_layout(zkrv::spec::air::Mode::kSegmented);
   constexpr unsigned k = 12;
   size_t checked = 0, segments = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(programs)) {
-    if (entry.path().extension() != ".elf") continue;
-    const std::string name = entry.path().stem();
-    const auto loaded = zkrv::ref::load_elf(read(entry.path()));
-    ASSERT_TRUE(loaded.ok()) << name;
-    std::vector<uint8_t> input;
-    for (const std::string& in : {sources + "/" + name + ".input", sources + "/" + name.substr(0, name.rfind('_')) + ".input"})
-      if (std::filesystem::exists(in)) {
-        input = read(in);
-        break;
-      }
+  for (const Example& ex : examples()) {
+    const std::string& name = ex.name;
+    const zkrv::spec::ProgramImage* const image = &ex.image;
+    const std::vector<uint8_t>& input = ex.input;
     zkrv::spec::ExecOptions exec;
     exec.max_cycles = uint64_t{1} << 19;
-    const zkrv::api::FirstRun first = zkrv::api::execute_first(*loaded.image, input, exec, k);
+    const zkrv::api::FirstRun first = zkrv::api::execute_first(*image, input, exec, k);
     if (first.run.status != zkrv::spec::ExitStatus::kExited || first.run.cycles <= (uint64_t{1} << k)) continue;
     const auto& counts = first.counts;
     ASSERT_EQ(counts.segment_classes.size(), first.plan->count()) << name;
@@ -84,9 +94,9 @@ TEST(Estimate, PredictedSegmentHeightsAreTheBuiltOnes) {
       EXPECT_EQ(steps, first.plan->segments[s].cycles) << name << ": segment " << s;  // each step in its segment
     }
     EXPECT_EQ(per_class, counts.stats.per_class) << name;
-    const auto predicted = zkrv::api::predicted_segment_heights(*loaded.image, *first.plan, counts);
+    const auto predicted = zkrv::api::predicted_segment_heights(*image, *first.plan, counts);
     size_t built = 0;
-    zkrv::opt::trace::build_segment_traces(*loaded.image, input, exec, *first.plan, first.run, 0,
+    zkrv::opt::trace::build_segment_traces(*image, input, exec, *first.plan, first.run, 0,
                                            [&](size_t s, zkrv::opt::trace::SegmentTrace&& seg) {
                                              ASSERT_LT(s, predicted.size());
                                              ASSERT_EQ(seg.tables.size(), predicted[s].size());

@@ -37,8 +37,9 @@ CLI::App* add_key(CLI::App& app, KeyArgs& a) {
   c->footer("The key (spec/protocol.md protocol:stark:key) holds the program digest, the entry point and the\n"
             "program tree's heights and roots: what the verifier would otherwise derive from the ELF on every\n"
             "proof. With it, verifying takes the same time whatever the size of the program's image. A key is\n"
-            "trusted as the ELF is: make it from the ELF you mean. Exit code: 0 written; 65 an ELF zkrv does not\n"
-            "run, 66 missing or unreadable ELF or the key not written, 64 usage, 71 out of memory.");
+            "trusted input (nothing in it ties its roots to its digest): make it from the ELF you mean. Exit code:\n"
+            "0 written; 65 an ELF zkrv does not run, 66 missing or unreadable ELF or the key not written, 64 usage,\n"
+            "71 out of memory.");
   return c;
 }
 

@@ -19,7 +19,7 @@ CLI::App* add_verify(CLI::App& app, VerifyArgs& a) {
                                          "expected code and wrote the public output");
   v->add_option("PROOF", a.proof, "proof file written by zkrv prove: a proof of one run, or a bundle of a run in "
                                   "segments (told apart by their first bytes)")->required();
-  auto* which = v->add_option_group("program", "the program the proof must be about: exactly one of");
+  auto* which = v->add_option_group("program", "the program the proof must be about");
   which->add_option("--program", a.program, "the guest ELF");
   which->add_option("--key", a.key, "its verifying key (zkrv key): verifying then takes the same time whatever the "
                                     "size of the program's image");
