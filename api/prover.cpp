@@ -27,6 +27,7 @@
 #include "core/air/layout.h"
 #include "optimized/backend/backend.h"
 #include "optimized/exec/fast_executor.h"
+#include "optimized/memory/region.h"
 #include "optimized/prove/prove.h"
 #include "optimized/trace/segments.h"
 #include "optimized/trace/trace.h"
@@ -117,9 +118,13 @@ MemoryBudget memory_budget() {
   if (const double v = cgroup_limit(); v > 0) lower(v, "the cgroup's memory limit is");
   // ulimit -v counts address space: the executor maps the guest's whole 4 GiB (spec::kAddressLimit)
   // while a run executes, which a bundle's does while it proves, and the process has its own.
-  if (rlimit as{}; ::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
-    lower(static_cast<double>(as.rlim_cur) - static_cast<double>(spec::kAddressLimit) - read_bytes("/proc/self/status", "VmSize"),
+  // The prover's region (optimized/memory) is mapped whole, but only its live blocks are taken.
+  if (rlimit as{}; ::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
+    const opt::memory::RegionStats region = opt::memory::region().stats();
+    const double mapped = read_bytes("/proc/self/status", "VmSize") - static_cast<double>(region.reserved - region.in_use);
+    lower(static_cast<double>(as.rlim_cur) - static_cast<double>(spec::kAddressLimit) - mapped,
           "the address-space limit (ulimit -v) leaves, past the executor's 4 GiB map and what is mapped now,");
+  }
   return m;
 }
 
@@ -498,6 +503,9 @@ ProveReport prove_to(const Program& program, std::span<const uint8_t> input, con
       throw CallerThrew{std::current_exception()};
     }
   };
+  struct GiveBack {  // the free pages of the prover's region, back to the system once prove() ends
+    ~GiveBack() { opt::memory::region().trim(); }
+  } give_back;
   try {
     return prove_unguarded(program, input, o, guarded);
   } catch (const CallerThrew& c) {

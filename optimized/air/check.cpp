@@ -61,7 +61,7 @@ Dense dense_kind(const std::string& bus) {
 
 }  // namespace
 
-CheckArgs table_args(const std::vector<std::vector<Fp>>& columns, size_t n, const Fp* publics,
+CheckArgs table_args(const std::vector<Column>& columns, size_t n, const Fp* publics,
                      std::vector<const Fp*>& pointers) {
   pointers.clear();
   for (const auto& c : columns) pointers.push_back(c.data());
@@ -75,7 +75,7 @@ CheckArgs table_args(const std::vector<std::vector<Fp>>& columns, size_t n, cons
 TableColumns columns_from_rows(const std::vector<std::vector<uint64_t>>& rows, size_t width) {
   TableColumns t;
   t.height = rows.size();
-  t.columns.assign(width, std::vector<Fp>(rows.size()));
+  t.columns.assign(width, Column(rows.size()));
   for (size_t r = 0; r < rows.size(); ++r) {
     if (rows[r].size() < width) throw std::invalid_argument("columns_from_rows: a short row");
     for (size_t c = 0; c < width; ++c) t.columns[c][r] = Fp::from_u64(rows[r][c]);

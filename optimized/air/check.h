@@ -15,18 +15,19 @@
 #include <vector>
 
 #include "optimized/air/air_eval.h"
+#include "optimized/memory/column.h"
 
 namespace zkrv::opt::air {
 
 // One table's trace, column-major, in spec column order; the height is a power of two.
 struct TableColumns {
   size_t height = 0;
-  std::vector<std::vector<Fp>> columns;
+  std::vector<Column> columns;
 };
 
 // The trace-domain arguments of a table's generated code (the LogUp challenges left unset):
 // `pointers` receives a pointer to each column and must outlive the result.
-CheckArgs table_args(const std::vector<std::vector<Fp>>& columns, size_t n, const Fp* publics,
+CheckArgs table_args(const std::vector<Column>& columns, size_t n, const Fp* publics,
                      std::vector<const Fp*>& pointers);
 
 // A table kept row by row (as the reference trace builder makes it) turned column-major.

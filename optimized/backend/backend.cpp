@@ -49,8 +49,8 @@ Backend& Backend::host() {
   if (!host_) host_ = make_cpu_backend();
   return *host_;
 }
-Buffer<Fp> Backend::adopt(std::vector<Fp>&& v) {
-  const std::vector<Fp> mine = std::move(v);
+Buffer<Fp> Backend::adopt(Column&& v) {
+  const Column mine = std::move(v);
   return upload<Fp>(mine);
 }
 void Backend::copy_range(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes) {

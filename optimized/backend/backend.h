@@ -24,6 +24,7 @@
 
 #include "optimized/field/goldilocks.h"
 #include "optimized/hash/keccak.h"
+#include "optimized/memory/column.h"
 
 namespace zkrv::opt {
 
@@ -110,7 +111,7 @@ class Backend {
   // in place.
 
   // A host vector as a buffer: the CPU backend keeps the vector's memory, the others upload it.
-  virtual Buffer<Fp> adopt(std::vector<Fp>&& host);
+  virtual Buffer<Fp> adopt(Column&& host);
   // dst[dst_offset, + bytes) = src[src_offset, + bytes), both in this backend's memory.
   virtual void copy_range(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes);
   // protocol:ntt (the LDE by parts): each column, evaluations on <ω_n>, replaced in place by n

@@ -12,17 +12,16 @@
 namespace zkrv::opt {
 namespace {
 
-// Host memory: allocated here (64-byte aligned, not initialized), or a vector that was adopted.
+// Host memory: allocated here (from the prover's region, optimized/memory; 64-byte aligned, not
+// initialized), or a column that was adopted.
 class HostStorage final : public Storage {
  public:
-  explicit HostStorage(size_t bytes) : bytes_(bytes), data_(static_cast<uint8_t*>(std::aligned_alloc(64, round(bytes)))) {
-    if (!data_) throw std::bad_alloc();
-  }
-  explicit HostStorage(std::vector<Fp>&& v)
+  explicit HostStorage(size_t bytes) : bytes_(bytes), data_(static_cast<uint8_t*>(memory::allocate(round(bytes)))) {}
+  explicit HostStorage(Column&& v)
       : bytes_(v.size() * sizeof(Fp)), adopted_(std::move(v)), data_(reinterpret_cast<uint8_t*>(adopted_.data())),
         owned_(false) {}
   ~HostStorage() override {
-    if (owned_) std::free(data_);
+    if (owned_) memory::release(data_);
   }
   size_t bytes() const override { return bytes_; }
   uint8_t* data() const { return data_; }
@@ -30,7 +29,7 @@ class HostStorage final : public Storage {
  private:
   static size_t round(size_t b) { return (b + 63) / 64 * 64 + 64; }
   size_t bytes_;
-  std::vector<Fp> adopted_;
+  Column adopted_;
   uint8_t* data_;
   bool owned_ = true;  // allocated here (else the adopted vector owns the memory)
 };
@@ -114,7 +113,7 @@ class CpuBackend final : public Backend {
     parallel_for(values.size(), threads_, [&](size_t b, size_t e) { opt::batch_inverse(std::span(v + b, e - b)); }, 4096);
   }
 
-  Buffer<Fp> adopt(std::vector<Fp>&& host) override {
+  Buffer<Fp> adopt(Column&& host) override {
     const size_t n = host.size();
     return Buffer<Fp>(std::make_shared<HostStorage>(std::move(host)), n);
   }

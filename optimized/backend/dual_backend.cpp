@@ -92,9 +92,9 @@ class DualBackend final : public Backend {
     return ra;
   }
 
-  Buffer<Fp> adopt(std::vector<Fp>&& host) override {  // each side adopts its own copy; the caller's is released
+  Buffer<Fp> adopt(Column&& host) override {  // each side adopts its own copy; the caller's is released
     const size_t n = host.size();
-    std::vector<Fp> copy = host;
+    Column copy = host;
     auto x = a_->adopt(std::move(copy));
     auto y = b_->adopt(std::move(host));
     return Buffer<Fp>(std::make_shared<DualStorage>(x.shared(), y.shared()), n);

@@ -34,7 +34,6 @@ namespace zkrv::opt::prove {
 namespace {
 
 using core::Stopwatch;
-using Column = std::vector<Fp>;
 using Columns = std::vector<Buffer<Fp>>;  // a table's columns, one buffer each
 
 const Fp kOne = Fp::from_u64(1);
@@ -241,7 +240,7 @@ class Prover {
       Columns q, main_scratch, aux_scratch;
       // Zeros, not allocate's undefined bytes: a circuit that works on host copies reads q whole
       // (each part writes only its rows), and a DualBackend compares what is read.
-      for (size_t c = 0; c < 3; ++c) q.push_back(be.upload<Fp>(std::vector<Fp>(d.n)));
+      for (size_t c = 0; c < 3; ++c) q.push_back(be.adopt(Column(d.n)));
       for (size_t k = 0; k < blowup; ++k) {
         const Columns& main_k = part(d, kMain, k, main_scratch);
         const Columns& aux_k = part(d, kAux, k, aux_scratch);

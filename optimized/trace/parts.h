@@ -22,7 +22,7 @@
 namespace zkrv::opt::trace::detail {
 
 namespace C = air::cols;
-using Column = std::vector<Fp>;
+using opt::Column;
 using air::TableColumns;
 using spec::air::padded_height;
 

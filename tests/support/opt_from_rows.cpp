@@ -15,7 +15,7 @@ SpecColumns spec_columns(const ref::air::AirTrace& trace, spec::air::Mode mode) 
     const ref::air::TraceTable& tt = trace.table(st.name);
     opt::air::TableColumns t;
     t.height = tt.height();
-    t.columns.assign(st.columns.size(), std::vector<opt::Fp>(t.height));
+    t.columns.assign(st.columns.size(), opt::Column(t.height));
     for (size_t c = 0; c < st.columns.size(); ++c) {
       const size_t k = tt.col(st.columns[c].name);
       for (size_t r = 0; r < t.height; ++r) t.columns[c][r] = opt::Fp::from_u64(tt.rows[r][k]);
