@@ -18,8 +18,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <new>
+#include <type_traits>
 #include <unordered_map>
 
 namespace zkrv::opt::memory {
@@ -79,6 +81,22 @@ Region& region();
 void* allocate(size_t bytes);
 // Frees a block from allocate (null: nothing).
 void release(void* p) noexcept;
+
+// std::unique_ptr to a T whose storage comes from allocate: make_unique<T>() value-initializes it.
+struct Delete {
+  template <typename T>
+  void operator()(T* p) const noexcept {
+    p->~T();
+    release(p);
+  }
+};
+template <typename T>
+using Unique = std::unique_ptr<T, Delete>;
+template <typename T>
+Unique<T> make_unique() {
+  static_assert(alignof(T) <= 64 && std::is_nothrow_default_constructible_v<T>);
+  return Unique<T>(new (allocate(sizeof(T))) T());
+}
 
 // std::vector<T, Allocator<T>>: a vector whose buffer comes from allocate.
 template <typename T>

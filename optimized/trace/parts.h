@@ -148,7 +148,7 @@ class Memory {
     const uint64_t p = a / kPage;
     if (p != last_) {
       auto& slot = pages_[p];
-      if (!slot) slot = std::make_unique<Page>();
+      if (!slot) slot = memory::make_unique<Page>();  // 64 KiB: in the prover's region, with the columns
       last_ = p, page_ = slot.get();
     }
     Token& t = (*page_)[a % kPage];
@@ -177,13 +177,13 @@ class Memory {
     return 0;
   }
   size_t touched() const { return touched_; }
-  const std::map<uint64_t, std::unique_ptr<Page>>& pages() const { return pages_; }
+  const std::map<uint64_t, memory::Unique<Page>>& pages() const { return pages_; }
 
  private:
   const ImageTables& it_;
   const Prior* prior_;
   uint64_t t0_;
-  std::map<uint64_t, std::unique_ptr<Page>> pages_;
+  std::map<uint64_t, memory::Unique<Page>> pages_;
   uint64_t last_ = ~uint64_t{0};
   Page* page_ = nullptr;
   size_t touched_ = 0;
