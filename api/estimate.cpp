@@ -123,19 +123,20 @@ constexpr double kProcessBytes = 24 << 20;
 
 // The reference prover, or the optimized one holding the LDE, keeps per table row every column on
 // the trace domain and on the LDE coset (b + 1 copies of 8 bytes: main, auxiliary and quotient
-// columns) and three Merkle trees of 32-byte digests, and the program tree over the tables that
-// have program columns (protocol:stark:program).
+// columns) and three Merkle trees of 32-byte digests, and the program tree: one mixed tree over
+// the tables that have program columns (protocol:stark:program), a leaf digest per row of the
+// tallest one's LDE and about as many above the leaves.
 double estimated_prove_bytes(const std::vector<size_t>& heights, unsigned log_blowup) {
   const auto& layout = ref::stark::air_layout();
   const double b = std::ldexp(1.0, static_cast<int>(log_blowup));
-  double bytes = 0;
+  double bytes = 0, program_max = 0;
   for (size_t t = 0; t < layout.tables.size(); ++t) {
     const auto& tl = layout.tables[t];
     const double h = static_cast<double>(heights.at(t));
-    const double trees = tl.program.empty() ? 3 : 4;
-    bytes += h * (8.0 * static_cast<double>(tl.columns + tl.aux_width() + tl.quotient_width()) * (b + 1) + trees * 32.0 * b);
+    bytes += h * (8.0 * static_cast<double>(tl.columns + tl.aux_width() + tl.quotient_width()) * (b + 1) + 3 * 32.0 * b);
+    if (!tl.program.empty()) program_max = std::max(program_max, h * b);
   }
-  return bytes + kProcessBytes;
+  return bytes + 2 * 32 * program_max + kProcessBytes;
 }
 
 // The optimized prover with Lde::kStream holds no LDE (optimized/prove): each table's main and
