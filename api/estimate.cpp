@@ -118,7 +118,7 @@ std::vector<std::vector<size_t>> predicted_segment_heights(const spec::ProgramIm
 
 // The process before the prover's buffers: the program, its libraries, the fixed tables' builders
 // and the executor's pages. Fitted with the two figures below to the example guests proven as one
-// proof (api/README.md has the table): the estimate was 1.04 to 1.20 times the measured peak.
+// proof (api/README.md has the table): the estimate was 1.04 to 1.23 times the measured peak.
 constexpr double kProcessBytes = 24 << 20;
 
 // The reference prover, or the optimized one holding the LDE, keeps per table row every column on
