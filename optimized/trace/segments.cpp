@@ -38,15 +38,17 @@ struct Current {
 class Builder {
  public:
   Builder(const spec::ProgramImage& image, const spec::RunPlan& plan, const spec::ExecResult& planned, unsigned threads,
-          const std::function<void(size_t, SegmentTrace&&)>& emit)
-      : image_(image), plan_(plan), planned_(planned), threads_(threads), emit_(emit), it_(image_tables(image)),
-        lookup_(it_) {}
+          const std::function<bool(size_t)>& wanted, const std::function<void(size_t, SegmentTrace&&)>& emit)
+      : image_(image), plan_(plan), planned_(planned), threads_(threads), wanted_(wanted), emit_(emit),
+        it_(image_tables(image)), lookup_(it_) {}
 
   void start(size_t s) {
     cur_ = Current{};
     cur_.s = s;
     cur_.c0 = uint64_t{s} << plan_.log_cycles;
     cur_.rows = plan_.segments[s].cycles;
+    steps_ = 0;
+    if (wanted_ && !wanted_(s)) return;  // skipped: only the memory it leaves is kept (skip_step)
     cur_.cpu = std::make_unique<Table>(C::cpu::width, padded_height(cur_.rows, 2));
     for (size_t i = 0; i < cur_.cpu->t.height; ++i) cur_.cpu->set(C::cpu::clk, i, cur_.c0 + i), cur_.cpu->set(C::cpu::wr_zero, i, 1);
     cur_.sys = core::syscall_table_shape();
@@ -54,36 +56,60 @@ class Builder {
                                               plan_.boundaries[s].regs);
   }
   void step(const spec::StepRecord& st) {
-    if (cur_.stream->steps() == cur_.rows) finish(), start(cur_.s + 1);
-    cur_.stream->step(st);
+    if (steps_ == cur_.rows) finish(), start(cur_.s + 1);
+    if (cur_.stream)
+      cur_.stream->step(st);
+    else
+      skip_step(st);
+    ++steps_;
   }
   void syscall(const spec::SyscallEvent& ev) {
     if (moves_bytes(ev)) events_.push_back(ev);
   }
-  // spec: protocol:segments:* — segment cur_.s's tables, then the memory it leaves.
+  // spec: protocol:segments:* — segment cur_.s's tables, then the memory it leaves; a skipped
+  // segment's memory only.
   void finish();
   size_t segment() const { return cur_.s; }
-  uint64_t steps() const { return cur_.stream->steps(); }
+  uint64_t steps() const { return steps_; }
 
  private:
   const spec::ProgramImage& image_;
   const spec::RunPlan& plan_;
   const spec::ExecResult& planned_;
+  // A segment that is not wanted leaves in prior_ what the built one would: every byte it touches,
+  // at time s + 1, with its value at the segment's end (the same bytes as the planner's touch).
+  void skip_step(const spec::StepRecord& st) {
+    const uint64_t t = cur_.s + 1;
+    if (st.mem.kind != spec::MemKind::kNone)
+      for (unsigned i = 0; i < st.mem.size; ++i) prior_.set(st.mem.address + i, static_cast<uint8_t>(st.mem.after >> (8 * i)), t);
+    while (!events_.empty() && events_.front().cycle == st.cycle) {
+      const spec::SyscallEvent& ev = events_.front();
+      for (size_t i = 0; i < ev.bytes.size(); ++i) prior_.set(ev.args[1] + i, ev.bytes[i], t);
+      events_.pop_front();
+    }
+  }
+
   const unsigned threads_;
+  const std::function<bool(size_t)>& wanted_;
   const std::function<void(size_t, SegmentTrace&&)>& emit_;
   const ImageTables it_;
   const Memory lookup_;  // segment_of and file_byte only
   Prior prior_;
   Current cur_;
+  uint64_t steps_ = 0;  // of the current segment
   std::deque<spec::SyscallEvent> events_;  // the byte-moving ecalls not yet in a segment's io table
 };
 
 void Builder::finish() {
+  ZKRV_ASSERT(steps_ == cur_.rows, "segment builder: a segment's steps are missing");
+  if (!cur_.stream) {
+    ZKRV_ASSERT(events_.empty() || events_.front().cycle >= cur_.c0 + cur_.rows, "segment builder: a syscall without its step");
+    return;
+  }
   const size_t s = cur_.s, n = plan_.count();
   const bool more = s + 1 < n;
   const uint64_t c0 = cur_.c0, c1 = c0 + cur_.rows, t0 = 4 * c0;
   const spec::BoundaryState &in = plan_.boundaries[s], &end = plan_.boundaries[s + 1];
-  ZKRV_ASSERT(cur_.stream->steps() == cur_.rows, "segment builder: a segment's steps are missing");
   Table& cpu = *cur_.cpu;
   Failure fail;
   const uint64_t exit_row = more ? UINT64_MAX : cur_.rows - 1;
@@ -271,11 +297,12 @@ void Builder::finish() {
 
 void build_segment_traces(const spec::ProgramImage& image, std::span<const uint8_t> input,
                           const spec::ExecOptions& options, const spec::RunPlan& plan, const spec::ExecResult& planned,
-                          unsigned threads, const std::function<void(size_t, SegmentTrace&&)>& on_segment) {
+                          unsigned threads, const std::function<void(size_t, SegmentTrace&&)>& on_segment,
+                          const std::function<bool(size_t)>& wanted) {
   if (planned.status != spec::ExitStatus::kExited || plan.cycles != planned.cycles || plan.count() == 0)
     throw std::invalid_argument("segment builder: the plan is not this run's");
   threads = resolve_threads(threads);
-  Builder b(image, plan, planned, threads, on_segment);
+  Builder b(image, plan, planned, threads, wanted, on_segment);
   b.start(0);
   spec::ExecOptions o = options;
   o.trace = true, o.collect_stats = false, o.flow_sink = nullptr;

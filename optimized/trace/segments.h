@@ -25,10 +25,13 @@ struct SegmentTrace {
 // here) and hands each run segment's tables to on_segment(s, tables) in order, as soon as its
 // cycles have run. `plan` and `planned` are this run's (a RunPlanner over the same image, input
 // and options, and the run it planned: its cycles, exit code and output). threads = 0: every
-// core. Throws std::invalid_argument or std::logic_error where build_trace throws, and
-// std::invalid_argument when the run is not the planned one.
+// core. With `wanted`, only the segments s with wanted(s) are built and handed over; the others
+// are executed and only the memory they leave is kept (a process proving some of a run's segments,
+// protocol:segments:peers). Throws std::invalid_argument or std::logic_error where build_trace
+// throws, and std::invalid_argument when the run is not the planned one.
 void build_segment_traces(const spec::ProgramImage& image, std::span<const uint8_t> input,
                           const spec::ExecOptions& options, const spec::RunPlan& plan, const spec::ExecResult& planned,
-                          unsigned threads, const std::function<void(size_t, SegmentTrace&&)>& on_segment);
+                          unsigned threads, const std::function<void(size_t, SegmentTrace&&)>& on_segment,
+                          const std::function<bool(size_t)>& wanted = nullptr);
 
 }  // namespace zkrv::opt::trace
