@@ -22,11 +22,13 @@
 #include <string>
 
 #include "api/estimate.h"
+#include "api/peers.h"
 #include "api/program_impl.h"
 #include "api/trace_check.h"
 #include "core/air/layout.h"
 #include "optimized/backend/backend.h"
 #include "optimized/exec/fast_executor.h"
+#include "optimized/hash/keccak.h"
 #include "optimized/memory/region.h"
 #include "optimized/prove/prove.h"
 #include "optimized/trace/segments.h"
@@ -213,6 +215,11 @@ double budget(const ProveOptions& o, std::string* what) {
   return m.bytes;
 }
 
+// A refusal of the whole bundle (not of one rank's segments), thrown as it is.
+struct BundleWide {
+  Error error;
+};
+
 // spec: protocol:segments:* — a run longer than a segment, proven as a bundle.
 ProveReport prove_bundle(const Program& program, std::span<const uint8_t> input, const ProveOptions& a,
                          const spec::StarkOptions& options, const std::function<void(std::span<const uint8_t>)>& write,
@@ -233,11 +240,31 @@ ProveReport prove_bundle(const Program& program, std::span<const uint8_t> input,
   const bool optimized = a.prover == ProveOptions::Prover::kOptimized;
   ProveReport report;
   report.cycles = run.cycles;
+  // spec: protocol:segments:peers — with peers, this process proves its block of the segments
+  const size_t n = plan.count();
+  const api::Block mine = a.peers ? api::block_of(n, a.peers->rank(), a.peers->size()) : api::Block{0, n};
+  if (a.peers) {
+    char line[160];
+    if (mine.size() == 0)
+      std::snprintf(line, sizeof line, "rank %u of %u: no segment of %zu to prove (more ranks than segments)", a.peers->rank(),
+                    a.peers->size(), n);
+    else
+      std::snprintf(line, sizeof line, "rank %u of %u proves segments %zu to %zu of %zu", a.peers->rank(), a.peers->size(),
+                    mine.first + 1, mine.last, n);
+    rep.note(line);
+  }
   {  // refuse before the work: the largest segment's proof, from its predicted heights, and the run's touched bytes
     const double need = api::estimated_bundle_bytes(api::predicted_segment_heights(image, plan, first.counts),
                                                     options.log_blowup, plan.memory->pages());
     std::string what;
-    const double have = budget(a, &what);
+    double have = budget(a, &what);
+    // The ranks on one machine share its memory and its cgroup's, not ZKRV_MEMORY_BYTES or ulimit -v
+    // (each process's own).
+    const bool shared = what.rfind("this machine has", 0) == 0 || what.rfind("the cgroup's", 0) == 0;
+    if (a.peers && a.peers->local_size() > 1 && a.max_memory == 0 && shared) {
+      what += " " + size_text(have) + ", shared by " + std::to_string(a.peers->local_size()) + " ranks here: each has";
+      have /= a.peers->local_size();
+    }
     char buf[300];
     if (optimized && need > have) {
       std::snprintf(buf, sizeof buf, "a segment of 2^%u cycles needs about %s to prove; %s %s (try a smaller "
@@ -252,16 +279,16 @@ ProveReport prove_bundle(const Program& program, std::span<const uint8_t> input,
   }
   // After each segment's proof, the time left at the pace of the segments so far.
   std::chrono::steady_clock::time_point proving_since{};
+  size_t done = 0;  // of this process's segments
   const auto progress_fn = [&](std::string_view s, double) {
     rep.stage(s);
     const auto now = rep.lap();
-    unsigned done = 0, all = 0;
     if (s.rfind("logup ", 0) == 0 || s == "logup") proving_since = now;
-    if (s.rfind("prove ", 0) == 0 && std::sscanf(std::string(s).c_str(), "prove %u/%u", &done, &all) == 2 && done < all &&
-        done > 0) {
+    if (s.rfind("prove ", 0) == 0 && ++done < mine.size()) {
       const double spent = std::chrono::duration<double>(now - proving_since).count();
       char line[96];
-      std::snprintf(line, sizeof line, "about %.0f s left (%u of %u segments proven)", spent / done * (all - done), done, all);
+      std::snprintf(line, sizeof line, "about %.0f s left (%zu of %zu segments proven)",
+                    spent / static_cast<double>(done) * static_cast<double>(mine.size() - done), done, mine.size());
       rep.note(line);
     }
   };
@@ -281,6 +308,7 @@ ProveReport prove_bundle(const Program& program, std::span<const uint8_t> input,
     const auto refused = [](const std::string& why) {
       return Error(ErrorCode::kUnsatisfied, "refused: the run does not satisfy the segment AIR: " + why);
     };
+    const auto owned = [&](size_t s) { return s >= mine.first && s < mine.last; };
     const opt::prove::SegmentSource source = [&](const std::function<void(size_t, opt::prove::Segment&&)>& take) {
       const bool first = passes++ == 0;
       opt::trace::build_segment_traces(image, in, exec, plan, run, a.threads, [&](size_t s, opt::trace::SegmentTrace&& t) {
@@ -298,14 +326,41 @@ ProveReport prove_bundle(const Program& program, std::span<const uint8_t> input,
         }
         rep.check_stop();
         take(s, opt::prove::Segment{std::move(t.tables), std::move(t.publics)});
-      });
-      if (first && !(global == opt::Fp3{})) throw refused("the global memory bus gmem does not balance over the segments");
+      }, a.peers ? std::function<bool(size_t)>(owned) : nullptr);
+      if (first && a.peers) global = api::sum_over(*a.peers, global);
+      // The whole bundle's refusal: rank 0 makes it (the others are brought down with it).
+      if (first && !(global == opt::Fp3{}) && (!a.peers || a.peers->rank() == 0))
+        throw BundleWide{refused("the global memory bus gmem does not balance over the segments")};
       if (first) rep.stage("check");
     };
-    const opt::prove::BundleSink sink{[&](const spec::BundleProof& head) { put(spec::encode_bundle_head(head)); },
-                                      [&](size_t, spec::SegmentProof&& sp) { put(spec::encode_segment_body(sp)); }};
+    // Rank 0 (or the one process) writes the bundle: the head, its own segments as they are made,
+    // then every other rank's in rank order, each sent as it was made.
+    const bool root = !a.peers || a.peers->rank() == 0;
+    const opt::prove::BundleSink sink{[&](const spec::BundleProof& head) {
+                                        if (root) put(spec::encode_bundle_head(head));
+                                      },
+                                      [&](size_t, spec::SegmentProof&& sp) {
+                                        if (root) put(spec::encode_segment_body(sp));
+                                        else a.peers->send(spec::encode_segment_body(sp));
+                                      }};
+    std::optional<opt::prove::Peers> peers;
+    if (a.peers) peers = api::prover_peers(*a.peers, n, core::air_layout(spec::air::Mode::kSegmented).tables.size());
     bundle = opt::prove::prove_bundle_streamed(image, plan, static_cast<uint32_t>(run.exit_code), run.output, source, options,
-                                               a.threads, progress_fn, backend, nullptr, floor, &sink);
+                                               a.threads, progress_fn, backend, nullptr, floor, &sink, peers ? &*peers : nullptr);
+    if (a.peers && root && a.peers->size() > 1) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const uint64_t before = written;
+      for (unsigned r = 1; r < a.peers->size(); ++r)
+        for (size_t s = api::block_of(n, r, a.peers->size()).size(); s > 0; --s) {
+          rep.check_stop();
+          put(a.peers->receive(r));
+        }
+      char line[160];
+      std::snprintf(line, sizeof line, "wrote the other ranks' %zu segments (%.1f MB) in %.2f s after its own", n - mine.size(),
+                    static_cast<double>(written - before) / 1e6,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      rep.note(line);
+    }
   } else {
     std::vector<ref::air::AirTrace> segments;
     {
@@ -446,6 +501,28 @@ Execution execute(const Program& program, std::span<const uint8_t> input, const 
 
 namespace {
 
+// spec: protocol:segments:peers — every process proves the same run with the options that shape
+// the bytes (not the threads, the LDE, the backend or the memory budget, which do not).
+void agree(Peers& peers, const Program& program, std::span<const uint8_t> input, const ProveOptions& a,
+           const spec::ExecResult& run) {
+  if (peers.size() == 0 || peers.rank() >= peers.size())
+    throw Error(ErrorCode::kInvalidArgument, "peers: rank " + std::to_string(peers.rank()) + " of " + std::to_string(peers.size()));
+  if (a.prover != ProveOptions::Prover::kOptimized)
+    throw Error(ErrorCode::kInvalidArgument, "proving with peers takes the optimized prover");
+  api::RunIdentity id;
+  id.program = program.digest();
+  id.input = opt::keccak256(input);
+  std::vector<uint8_t> o;
+  for (const uint64_t v : {uint64_t{a.security == ProveOptions::Security::kProvable}, a.segment_cycles, a.execute.max_cycles,
+                           a.execute.random_seed})
+    for (int k = 0; k < 8; ++k) o.push_back(static_cast<uint8_t>(v >> (8 * k)));
+  id.options = opt::keccak256(o);
+  id.output = opt::keccak256(run.output);
+  id.cycles = run.cycles;
+  id.exit_code = static_cast<uint32_t>(run.exit_code);
+  api::agree(peers, id);
+}
+
 // An exception of the caller's own (from `write` or `progress`), carried through the prover
 // unchanged.
 struct CallerThrew {
@@ -474,10 +551,42 @@ ProveReport prove_unguarded(const Program& program, std::span<const uint8_t> inp
   }
   api::FirstRun first = api::execute_first(image, in, exec_options(a.execute), static_cast<unsigned>(std::countr_zero(a.segment_cycles)));
   if (first.run.status != spec::ExitStatus::kExited) throw_fault(first.run);
+  if (a.peers) agree(*a.peers, program, input, a, first.run);
   // spec: protocol:segments:single — one proof up to segment_cycles, a bundle beyond
   if (first.run.cycles > a.segment_cycles) {
     rep.stage("execute");
-    return prove_bundle(program, input, a, options, write, rep, backend.get(), first);
+    if (!a.peers) {
+      try {
+        return prove_bundle(program, input, a, options, write, rep, backend.get(), first);
+      } catch (const BundleWide& b) {
+        throw b.error;
+      }
+    }
+    // An error of this rank's work names its segments (counted from 0, as the errors inside do).
+    const size_t n = first.plan->count();
+    const api::Block mine = api::block_of(n, a.peers->rank(), a.peers->size());
+    const std::string block = mine.size() == 0 ? "no segment (of 0 to " + std::to_string(n - 1) + "): "
+                                               : "proving segments " + std::to_string(mine.first) + " to " +
+                                                     std::to_string(mine.last - 1) + " (of 0 to " + std::to_string(n - 1) + "): ";
+    try {
+      return prove_bundle(program, input, a, options, write, rep, backend.get(), first);
+    } catch (const BundleWide& b) {
+      throw b.error;
+    } catch (const CallerThrew&) {
+      throw;
+    } catch (const Error& e) {
+      throw Error(e.code(), block + e.what(), e.fault());
+    } catch (const std::bad_alloc&) {
+      throw Error(ErrorCode::kOutOfMemory, block + "out of memory");
+    } catch (const std::exception& e) {
+      throw Error(ErrorCode::kInternal, block + "internal error: " + e.what());
+    }
+  }
+  if (a.peers && a.peers->rank() != 0) {  // one proof: rank 0 makes it alone
+    rep.note("the run is one segment: rank 0 proves it alone");
+    ProveReport report;
+    report.cycles = first.run.cycles;
+    return report;
   }
   first.plan.reset();  // one proof needs the counts alone
   return prove_single(program, input, a, options, write, rep, backend.get(), first);

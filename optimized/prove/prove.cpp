@@ -574,15 +574,17 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
   return proof;
 }
 
-// spec: protocol:segments:prover, protocol:segments:transcript — the same bundle from segments built on demand, one held at
-// a time: pass 1 commits each segment's main trace (its root and heights kept), pass 2 sums each
-// one's LogUp columns under the drawn α and β, pass 3 proves each on its own transcript. With a
-// floor, the queries rise after pass 1 to the least number that gives the bundle its floor.
+// spec: protocol:segments:prover, protocol:segments:transcript, protocol:segments:peers — the same
+// bundle from segments built on demand, one held at a time: pass 1 commits each segment's main
+// trace (its root and heights kept), pass 2 sums each one's LogUp columns under the drawn α and β,
+// pass 3 proves each on its own transcript. With a floor, the queries rise after pass 1 to the
+// least number that gives the bundle its floor. With peers, each pass covers this process's own
+// segments, and the roots, heights and sums of every segment come back from the exchanges.
 spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const spec::RunPlan& plan, uint32_t exit_code,
                                         const std::vector<uint8_t>& output, const SegmentSource& source,
                                         const spec::StarkOptions& preset, unsigned threads, const Progress& progress,
                                         Backend* backend, Circuit* circuit, const std::optional<spec::SecurityPolicy>& floor,
-                                        const BundleSink* sink) {
+                                        const BundleSink* sink, const Peers* peers) {
   if (auto why = spec::check_options(preset)) throw std::invalid_argument("proof options: " + *why);
   spec::StarkOptions options = preset;  // pass 1 needs only its blowup; the queries may rise after it
   const size_t n = plan.count();
@@ -600,13 +602,17 @@ spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const s
   st.log_segment = plan.log_cycles;
   st.boundaries = plan.boundaries;
   st.chunks = plan.chunks;
+  std::vector<size_t> mine;  // the segments this process proves, in order
+  for (size_t s = 0; s < n; ++s)
+    if (!peers || peers->owns(s)) mine.push_back(s);
   const Progress quiet;
   Stopwatch clock(progress);
   auto of = [n](const char* what, size_t s) { return std::string(what) + " " + std::to_string(s + 1) + "/" + std::to_string(n); };
   // Each segment as the source hands it over, checked against the plan's publics.
   size_t expect = 0;
   auto prover_of = [&](size_t s, Segment&& seg) {
-    if (s != expect++) throw std::invalid_argument("the segments came out of order");
+    if (expect >= mine.size() || s != mine[expect]) throw std::invalid_argument("the segments came out of order");
+    ++expect;
     check_publics(layout, st, s, seg.publics);
     return std::make_unique<Prover>(layout, std::move(seg.tables), seg.publics, options, threads, quiet, BufferReport{},
                                     Lde::kStream, *en.be, *en.circuit, layout.buses * s);
@@ -617,14 +623,20 @@ spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const s
       auto p = prover_of(s, std::move(seg));
       work(s, *p);
     });
-    if (expect != n) throw std::invalid_argument("the source gave " + std::to_string(expect) + " segments of " + std::to_string(n));
+    if (expect != mine.size())
+      throw std::invalid_argument("the source gave " + std::to_string(expect) + " segments of " + std::to_string(mine.size()));
   };
   // pass 1: every main root (and the heights the statement names)
+  std::vector<Commitment> commits(n);
   pass([&](size_t s, Prover& p) {
-    st.log_heights.push_back(p.log_heights());
-    proof.main_roots.push_back(p.commit_main());
+    commits[s] = {p.log_heights(), p.commit_main()};
     clock.lap(of("commit", s));
   });
+  if (peers) peers->share_commitments(commits);
+  for (Commitment& c : commits) {
+    st.log_heights.push_back(std::move(c.log_heights));
+    proof.main_roots.push_back(c.main_root);
+  }
   // spec: protocol:segments:queries
   if (floor) options = proof.options = core::bundle_options(preset, st.log_heights, *floor);
   core::BundleTranscript<Transcript> bt;
@@ -632,10 +644,12 @@ spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const s
   for (const spec::Digest& root : proof.main_roots) bt.observe_main_root(root);
   const core::LogupDraw<Fp3> draw = bt.sample_logup();
   // pass 2: every terminal sum
+  proof.terminal_sums.assign(n, {});
   pass([&](size_t s, Prover& p) {
-    proof.terminal_sums.push_back(p.terminal_sums(draw.alpha, draw.beta));
+    proof.terminal_sums[s] = p.terminal_sums(draw.alpha, draw.beta);
     clock.lap(of("logup", s));
   });
+  if (peers) peers->share_sums(proof.terminal_sums);
   bt.observe_logup_sums(proof.terminal_sums);
   if (sink) sink->head(proof);
   // pass 3: each segment on its own transcript; the same segment as in passes 1 and 2

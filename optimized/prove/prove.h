@@ -75,10 +75,26 @@ spec::BundleProof prove_bundle_unchecked(const spec::ProgramImage& image, std::v
 // segments; a prover that writes them out as they come (spec::encode_bundle_head,
 // spec::encode_segment_body) holds one segment's proof at a time. A throw can come after the sink
 // got the head and some segments: what it wrote is then to be discarded.
+//
+// With `peers`, this process proves only the segments it owns (peers->owns(s)), which are all
+// that `source` hands over and all that the sink gets, and every process of the bundle calls this
+// at once: phase 1's two exchanges go through peers (spec: protocol:segments:peers). Each process
+// gets the same head; the bundle's bytes are the head and every process's segments in order.
 using SegmentSource = std::function<void(const std::function<void(size_t, Segment&&)>&)>;
 struct BundleSink {
   std::function<void(const spec::BundleProof&)> head;
   std::function<void(size_t, spec::SegmentProof&&)> segment;
+};
+// Pass 1's result of one segment: what phase 1 absorbs of it and the statement names.
+struct Commitment {
+  std::vector<uint8_t> log_heights;  // every table's, in table order
+  spec::Digest main_root{};
+};
+struct Peers {
+  std::function<bool(size_t)> owns;  // whether this process proves segment s
+  // Collective: given this process's own segments' entries (the others' empty), every segment's.
+  std::function<void(std::vector<Commitment>&)> share_commitments;
+  std::function<void(std::vector<std::vector<spec::Fp3Raw>>&)> share_sums;  // terminal sums, table order
 };
 spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const spec::RunPlan& plan, uint32_t exit_code,
                                         const std::vector<uint8_t>& output, const SegmentSource& source,
@@ -86,6 +102,6 @@ spec::BundleProof prove_bundle_streamed(const spec::ProgramImage& image, const s
                                         const Progress& progress = {}, Backend* backend = nullptr,
                                         Circuit* circuit = nullptr,
                                         const std::optional<spec::SecurityPolicy>& floor = std::nullopt,
-                                        const BundleSink* sink = nullptr);
+                                        const BundleSink* sink = nullptr, const Peers* peers = nullptr);
 
 }  // namespace zkrv::opt::prove

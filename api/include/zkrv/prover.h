@@ -50,6 +50,27 @@ struct Progress {
   std::vector<std::pair<std::string, uint64_t>> live_buffers;
 };
 
+// The processes that prove one run together: the ranks of an MPI job (zkrv-prove-mpi), say
+// (spec/protocol.md, protocol:segments:peers). Each calls prove_to() at once with the same
+// program, input and options and its own Peers. A bundle's N segments are shared out in blocks:
+// rank r proves segments ⌊r·N/P⌋ … ⌊(r+1)·N/P⌋ − 1 of P ranks, and only rank 0's `write` gets
+// bytes: the whole bundle, the bytes one process alone writes. A run of one segment is one proof,
+// which rank 0 makes alone. Every call is collective but send() and receive(), which pair up in
+// order; a process that fails must bring the others down (MPI_Abort): they would wait for it.
+class Peers {
+ public:
+  virtual ~Peers() = default;
+  virtual unsigned rank() const = 0;  // 0 … size() − 1
+  virtual unsigned size() const = 0;
+  // How many of the processes share this machine's memory: the memory budget is divided among them.
+  virtual unsigned local_size() const { return 1; }
+  // Every process's bytes, in rank order, to every process.
+  virtual std::vector<std::vector<uint8_t>> all_gather(std::span<const uint8_t> mine) = 0;
+  // From a rank above 0 to rank 0: send() there, receive(that rank) on rank 0.
+  virtual void send(std::span<const uint8_t> bytes) = 0;
+  virtual std::vector<uint8_t> receive(unsigned from) = 0;
+};
+
 struct ProveOptions {
   ExecuteOptions execute;
   // provable: at least 100 provable bits; conjectured: at least 100 bits under the ethSTARK
@@ -67,8 +88,9 @@ struct ProveOptions {
   // Where the optimized prover's steps run: kCpu; kGpu (the CUDA backend: a CUDA build and a
   // device); kDual (both in lockstep, every step compared: for checking a backend). Same bytes.
   enum class Backend { kCpu, kGpu, kDual } backend = Backend::kCpu;
-  // The memory the prover may use, in bytes; 0: memory_budget(). A run estimated to need more is
-  // refused (kOutOfMemory) after one execution of the guest and before any table is built.
+  // The memory the prover may use, in bytes; 0: memory_budget() (with peers, divided among the
+  // Peers::local_size() ranks of this machine). A run estimated to need more is refused
+  // (kOutOfMemory) after one execution of the guest and before any table is built.
   double max_memory = 0;
   std::function<void(const Progress&)> progress;  // called on the calling thread
   // Checked at every stage's end (and before each segment is proven): once set, prove() stops with
@@ -76,6 +98,7 @@ struct ProveOptions {
   // its end, so a cancelled one has written nothing; a bundle's head and the segments proven before
   // the stop may have been handed to `write`.
   std::stop_token stop;
+  Peers* peers = nullptr;  // set: this process is one of several proving the run (Peers)
 };
 
 // What prove() made: the run (cycles, exit code, output) and the proof's shape and security.
