@@ -20,6 +20,7 @@ packages=(
   lcov
   python3 python3-pycryptodome               # an independent Keccak-256 for the transcript's known answers
   gnuplot-nox                                # zkrv-prove-bench draws its plot
+  libopenmpi-dev openmpi-bin                 # zkrv-prove-mpi: one run's segments proven by the ranks of an MPI job
 )
 
 missing=()

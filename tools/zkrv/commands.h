@@ -29,6 +29,8 @@ namespace zkrv::cli {
 
 // Prints "zkrv: error: MSG" on stderr and returns code. An error is one line, and the last.
 int fail(int code, const std::string& msg);
+// The name that starts every error and progress line ("zkrv"; zkrv-prove-mpi's names its rank).
+void set_name(const std::string& name);
 
 // Progress lines ("zkrv: ..." on stderr) of the long subcommands; --quiet turns them off.
 void set_quiet(bool quiet);
@@ -134,7 +136,11 @@ struct ProveArgs {
   bool json = false, quiet = false;
 };
 CLI::App* add_prove(CLI::App& app, ProveArgs& a);
-int cmd_prove(const ProveArgs& a);
+// prove's options and help on `p` (the subcommand, or zkrv-prove-mpi's own app).
+void add_prove_options(CLI::App& p, ProveArgs& a);
+// With peers, this process is one rank of several proving the run (zkrv::Peers): only rank 0
+// writes the proof and prints the summary.
+int cmd_prove(const ProveArgs& a, zkrv::Peers* peers = nullptr);
 // A zkrv::Error from the host API as the exit code and one line (a guest fault described with the
 // ELF's symbols, stopped_line).
 int fail_api(const zkrv::Error& e, std::span<const uint8_t> elf, uint64_t max_cycles);

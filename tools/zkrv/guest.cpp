@@ -15,12 +15,11 @@
 
 namespace zkrv::cli {
 
-int fail(int code, const std::string& msg) {
-  std::cerr << "zkrv: error: " << msg << "\n";
-  return code;
-}
-
 namespace {
+std::string& name_() {
+  static std::string name = "zkrv";
+  return name;
+}
 bool quiet_ = false;
 std::string hex(uint64_t v) {
   char buf[24];
@@ -28,9 +27,18 @@ std::string hex(uint64_t v) {
   return buf;
 }
 }  // namespace
+
+void set_name(const std::string& name) { name_() = name; }
+
+// Each line in one write: the lines of several processes (zkrv-prove-mpi's ranks) then never mix.
+int fail(int code, const std::string& msg) {
+  std::cerr << (name_() + ": error: " + msg + "\n") << std::flush;
+  return code;
+}
+
 void set_quiet(bool quiet) { quiet_ = quiet; }
 void progress(const std::string& line) {
-  if (!quiet_) std::cerr << "zkrv: " << line << "\n";
+  if (!quiet_) std::cerr << (name_() + ": " + line + "\n") << std::flush;
 }
 
 

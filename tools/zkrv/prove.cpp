@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
+#include <stdexcept>
 
 #include "tools/common/files.h"
 #include "core/span/span.h"
@@ -44,6 +45,12 @@ std::string default_proof_path(const std::string& program) {
 
 CLI::App* add_prove(CLI::App& app, ProveArgs& a) {
   auto* p = app.add_subcommand("prove", "Execute a guest, check its trace against the constraint spec, and prove it");
+  add_prove_options(*p, a);
+  return p;
+}
+
+void add_prove_options(CLI::App& app, ProveArgs& a) {
+  CLI::App* const p = &app;
   p->add_option("PROGRAM", a.program, "guest ELF (RV64IM, static, ET_EXEC)")->required();
   p->add_option("--input", a.input, "private input: a file, - for stdin, a pipe, a FIFO or a device (read to its end)");
   p->add_option("-o,--output,--out", a.out, "proof file (default: PROGRAM's name with .proof, in the current folder; - is stdout, "
@@ -93,22 +100,21 @@ CLI::App* add_prove(CLI::App& app, ProveArgs& a) {
             "needs more memory to prove than --max-memory (or this machine, its cgroup, or ulimit -v) gives, checked\n"
             "after one execution, before any table is built\n"
             "(the table: zkrv --help).\n" + capacity_text());
-  return p;
 }
 
 namespace {
-int cmd_prove_body(const ProveArgs& a);
+int cmd_prove_body(const ProveArgs& a, zkrv::Peers* peers);
 }  // namespace
 
-int cmd_prove(const ProveArgs& a) {
-  if (a.spans_dir.empty()) return cmd_prove_body(a);
+int cmd_prove(const ProveArgs& a, zkrv::Peers* peers) {
+  if (a.spans_dir.empty() || (peers && peers->rank() != 0)) return cmd_prove_body(a, peers);  // rank 0's spans alone
   if (::access(a.spans_dir.c_str(), W_OK) != 0) return fail(kIoError, a.spans_dir + ": cannot write there (not a writable folder)");
   core::span::set_enabled(true);
   int rc;
   {
     const core::span::Span root("zkrv prove", core::span::Level::kStage);
     const core::span::RssSampler rss(10);
-    rc = cmd_prove_body(a);
+    rc = cmd_prove_body(a, peers);
   }
   if (int err = write_spans(a.spans_dir); err != 0) return err;
   return rc;
@@ -183,10 +189,11 @@ void print_summary(const ProveArgs& a, const std::string& out, const zkrv::Prove
                peak_rss_mb());
 }
 
-int cmd_prove_body(const ProveArgs& a) {
+int cmd_prove_body(const ProveArgs& a, zkrv::Peers* peers) {
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t lap_ns = core::span::now_ns();
   zkrv::ProveOptions o = api_options(a);
+  o.peers = peers;
   o.progress = [&](const zkrv::Progress& p) {
     if (p.kind == zkrv::Progress::Kind::kNote) return progress(p.text);
     if (p.kind == zkrv::Progress::Kind::kBuffers) {  // --spans: the bytes each live buffer holds, and the rest
@@ -215,6 +222,16 @@ int cmd_prove_body(const ProveArgs& a) {
     input = std::move(g.input);
   }
   const std::string out = a.out.empty() ? default_proof_path(a.program) : a.out;
+  if (peers && peers->rank() != 0) {  // rank 0 writes the proof
+    try {
+      zkrv::prove_to(*program, input, o, [](std::span<const uint8_t>) {
+        throw std::logic_error("a rank other than 0 was handed proof bytes");
+      });
+    } catch (const zkrv::Error& e) {
+      return fail_api(e, elf, a.max_cycles);
+    }
+    return 0;
+  }
   {  // fail before the work, not after it, when the proof cannot be written
     const auto slash = out.find_last_of('/');
     const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : out.substr(0, slash));
