@@ -1,7 +1,11 @@
 // zkrv-bench: executor throughput, measured side by side in one run. For each guest workload it
 // runs the reference executor, the fast executor in run and trace mode, and qemu-riscv64, checks
-// that they produce the same output, and prints MIPS and the ratios. A program, not a test:
-// the numbers depend on the machine (name it when you quote them).
+// that they produce the same output, and prints MIPS and the ratios. Beside them, the two
+// executions a bundle's prover makes of segments it does not build (spec/protocol.md,
+// protocol:segments:prover, protocol:segments:peers): the planner's (every segment's boundaries
+// and the touched bytes, 2^20-cycle segments) and the segment builder's with no segment wanted
+// (the memory each segment leaves). A program, not a test: the numbers depend on the machine
+// (name it when you quote them).
 //
 //   zkrv-bench [--guest-dir DIR] [--workloads loop,memory,...] [--scale X] [--json]
 
@@ -16,6 +20,8 @@
 #include <vector>
 
 #include "optimized/exec/fast_executor.h"
+#include "optimized/trace/segments.h"
+#include "spec/run_segments.h"
 #include "tools/bench/common.h"
 #include "reference/elf/elf_loader.h"
 #include "reference/exec/executor.h"
@@ -62,12 +68,12 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   // Instruction budgets per mode (before --scale).
-  const double ref_target = 3e7, fast_target = 6e8, trace_target = 5e6;
+  const double ref_target = 3e7, fast_target = 6e8, trace_target = 5e6, plan_target = 5e7;
   if (!json) {
     std::printf("machine: %s, %u hardware threads; single-threaded executors; best of 3 (reference: 1)\n",
                 cpu_name().c_str(), std::thread::hardware_concurrency());
-    std::printf("%-8s %12s %10s %10s %10s %10s %9s %9s %9s\n", "workload", "instructions", "ref MIPS", "fast MIPS",
-                "trace MIPS", "qemu MIPS", "fast/ref", "trace/ref", "fast/qemu");
+    std::printf("%-8s %12s %10s %10s %10s %10s %9s %9s %9s %10s %10s\n", "workload", "instructions", "ref MIPS", "fast MIPS",
+                "trace MIPS", "qemu MIPS", "fast/ref", "trace/ref", "fast/qemu", "plan MIPS", "skip MIPS");
   }
   int failures = 0;
   for (const auto& w : workloads) {
@@ -100,6 +106,25 @@ int main(int argc, char** argv) {
     };
     auto trace = best_of(3, [&] { return opt::execute(image, number(n_trace), trace_opt); });
 
+    // A bundle's executions of segments it does not build: the planner's, and the builder's
+    // with none wanted (it keeps the memory they leave).
+    const uint64_t n_plan = n_for(plan_target);
+    spec::RunPlan plan;
+    auto planned = best_of(3, [&] {
+      spec::RunPlanner planner(image, 20);
+      spec::ExecOptions o = run_opt;
+      spec::attach(planner, o);
+      auto r = opt::execute(image, number(n_plan), o);
+      plan = planner.finish(r);
+      return r;
+    });
+    auto skipped = best_of(3, [&] {
+      opt::trace::build_segment_traces(image, number(n_plan), run_opt, plan, planned.result, 1,
+                                       [&](size_t, opt::trace::SegmentTrace&&) { ++failures; },  // none is wanted
+                                       [](size_t) { return false; });
+      return planned.result;
+    });
+
     if (checksum == 0) ++failures;  // the trace consumer saw nothing
     if (ref.result.output != fast_same.output || ref.result.cycles != fast_same.cycles ||
         ref.result.status != spec::ExitStatus::kExited) {
@@ -109,6 +134,7 @@ int main(int argc, char** argv) {
     const double ref_mips = ref.result.cycles / ref.seconds / 1e6;
     const double fast_mips = fast.result.cycles / fast.seconds / 1e6;
     const double trace_mips = trace.result.cycles / trace.seconds / 1e6;
+    const double plan_mips = planned.result.cycles / planned.seconds / 1e6, skip_mips = skipped.result.cycles / skipped.seconds / 1e6;
     double qemu_mips = 0;
     if (!no_qemu && !tools::qemu_path().empty()) {
       double best = 1e300;
@@ -126,13 +152,16 @@ int main(int argc, char** argv) {
     }
     if (json) {
       std::printf("{\"workload\":\"%s\",\"instructions\":%llu,\"ref_mips\":%.1f,\"fast_mips\":%.1f,\"trace_mips\":%.1f,"
-                  "\"qemu_mips\":%.1f,\"fast_over_ref\":%.2f,\"trace_over_ref\":%.2f,\"fast_over_qemu\":%.2f}\n",
+                  "\"qemu_mips\":%.1f,\"fast_over_ref\":%.2f,\"trace_over_ref\":%.2f,\"fast_over_qemu\":%.2f,"
+                  "\"plan_mips\":%.1f,\"skip_mips\":%.1f}\n",
                   w.c_str(), static_cast<unsigned long long>(fast.result.cycles), ref_mips, fast_mips, trace_mips,
-                  qemu_mips, fast_mips / ref_mips, trace_mips / ref_mips, qemu_mips > 0 ? fast_mips / qemu_mips : 0.0);
+                  qemu_mips, fast_mips / ref_mips, trace_mips / ref_mips, qemu_mips > 0 ? fast_mips / qemu_mips : 0.0,
+                  plan_mips, skip_mips);
     } else {
-      std::printf("%-8s %12llu %10.1f %10.1f %10.1f %10.1f %8.1fx %8.1fx %8.2fx\n", w.c_str(),
+      std::printf("%-8s %12llu %10.1f %10.1f %10.1f %10.1f %8.1fx %8.1fx %8.2fx %10.1f %10.1f\n", w.c_str(),
                   static_cast<unsigned long long>(fast.result.cycles), ref_mips, fast_mips, trace_mips, qemu_mips,
-                  fast_mips / ref_mips, trace_mips / ref_mips, qemu_mips > 0 ? fast_mips / qemu_mips : 0.0);
+                  fast_mips / ref_mips, trace_mips / ref_mips, qemu_mips > 0 ? fast_mips / qemu_mips : 0.0, plan_mips,
+                  skip_mips);
     }
     std::fflush(stdout);
   }
