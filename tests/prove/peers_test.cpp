@@ -8,6 +8,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -111,17 +112,21 @@ struct RankResult {
   uint64_t sent = 0, received = 0;
 };
 
-// Each rank proves `program` on its own input (inputs[r], or inputs[0]) on its own thread.
+// Each rank proves `program` on its own input (inputs[r], or inputs[0]) on its own thread, with
+// `o` as per_rank(r, o) leaves it, through a PeersT.
+template <class PeersT = ThreadPeers>
 std::vector<RankResult> prove_with_ranks(const Program& program, const std::vector<std::vector<uint8_t>>& inputs,
-                                         unsigned ranks, ProveOptions o) {
+                                         unsigned ranks, const ProveOptions& o,
+                                         const std::function<void(unsigned, ProveOptions&)>& per_rank = {}) {
   Hub hub(ranks);
   std::vector<RankResult> out(ranks);
   std::vector<std::thread> threads;
   for (unsigned r = 0; r < ranks; ++r)
     threads.emplace_back([&, r] {
-      ThreadPeers peers(hub, r, ranks);
+      PeersT peers(hub, r, ranks);
       ProveOptions mine = o;
       mine.peers = &peers;
+      if (per_rank) per_rank(r, mine);
       try {
         out[r].report = prove_to(program, r < inputs.size() ? inputs[r] : inputs[0], mine, [&](std::span<const uint8_t> b) {
           out[r].bytes.insert(out[r].bytes.end(), b.begin(), b.end());
@@ -211,26 +216,13 @@ TEST(Peers, ARankProvingAnotherRunIsRefused) {
 
 // The options that shape the bytes must agree too (the threads need not).
 TEST(Peers, ARankWithOtherOptionsIsRefused) {
-  Hub hub(2);
-  std::vector<std::optional<Error>> errors(2);
-  std::vector<std::thread> threads;
-  for (unsigned r = 0; r < 2; ++r)
-    threads.emplace_back([&, r] {
-      ThreadPeers peers(hub, r, 2);
-      ProveOptions o = small_segments();
-      o.peers = &peers;
-      o.threads = r + 1;
-      if (r == 1) o.security = ProveOptions::Security::kConjectured;
-      try {
-        prove_to(loop_program(), bytes_of("2000"), o, [](std::span<const uint8_t>) {});
-      } catch (const Error& e) {
-        errors[r] = e;
-        hub.abort();
-      }
-    });
-  for (auto& t : threads) t.join();
-  ASSERT_TRUE(errors[1]);
-  EXPECT_NE(std::string(errors[1]->what()).find("an option that shapes the proof differs from rank 0's"), std::string::npos) << errors[1]->what();
+  const auto got = prove_with_ranks(loop_program(), {bytes_of("2000")}, 2, small_segments(), [](unsigned r, ProveOptions& o) {
+    o.threads = r + 1;
+    if (r == 1) o.security = ProveOptions::Security::kConjectured;
+  });
+  ASSERT_TRUE(got[1].error);
+  EXPECT_NE(std::string(got[1].error->what()).find("an option that shapes the proof differs from rank 0's"), std::string::npos)
+      << got[1].error->what();
 }
 
 // Ranks on one machine share its memory: each is given its share of the machine's budget.
@@ -240,26 +232,11 @@ TEST(Peers, RanksOnOneMachineShareItsMemory) {
     using ThreadPeers::ThreadPeers;
     unsigned local_size() const override { return 1u << 20; }
   };
-  Hub hub(2);
-  std::vector<std::optional<Error>> errors(2);
-  std::vector<std::thread> threads;
-  for (unsigned r = 0; r < 2; ++r)
-    threads.emplace_back([&, r] {
-      Crowded peers(hub, r, 2);
-      ProveOptions o = small_segments();
-      o.peers = &peers;
-      try {
-        prove_to(loop_program(), bytes_of("2000"), o, [](std::span<const uint8_t>) {});
-      } catch (const Error& e) {
-        errors[r] = e;
-        hub.abort();
-      }
-    });
-  for (auto& t : threads) t.join();
+  const auto got = prove_with_ranks<Crowded>(loop_program(), {bytes_of("2000")}, 2, small_segments());
   for (unsigned r = 0; r < 2; ++r) {
-    ASSERT_TRUE(errors[r]) << "rank " << r;
-    EXPECT_EQ(errors[r]->code(), ErrorCode::kOutOfMemory) << errors[r]->what();
-    EXPECT_NE(std::string(errors[r]->what()).find("shared by 1048576 ranks here"), std::string::npos) << errors[r]->what();
+    ASSERT_TRUE(got[r].error) << "rank " << r;
+    EXPECT_EQ(got[r].error->code(), ErrorCode::kOutOfMemory) << got[r].error->what();
+    EXPECT_NE(std::string(got[r].error->what()).find("shared by 1048576 ranks here"), std::string::npos) << got[r].error->what();
   }
 }
 
