@@ -177,13 +177,14 @@ TEST(Mpi, FourRanksExchangeTheModelsBytes) {
   EXPECT_EQ(received[0], api::kRankBytes * (ranks - 1) + (n - api::block_of(n, 0, ranks).size()) * per_segment + to_root);
 }
 
-// The pid of the zkrv-prove-mpi process that is MPI rank `rank`, or 0.
-pid_t rank_pid(unsigned rank) {
+// The pid of the zkrv-prove-mpi process that is MPI rank `rank` of the job whose command line
+// holds `marker` (this test's own folder: ctest runs other MPI jobs beside it), or 0.
+pid_t rank_pid(unsigned rank, const std::string& marker) {
   for (const auto& e : fs::directory_iterator("/proc")) {
     const std::string name = e.path().filename();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
     const std::string cmd = slurp(e.path() / "cmdline"), env = slurp(e.path() / "environ");
-    if (cmd.find("zkrv-prove-mpi") == std::string::npos) continue;
+    if (cmd.find("zkrv-prove-mpi") == std::string::npos || cmd.find(marker) == std::string::npos) continue;
     if (env.find(std::string("OMPI_COMM_WORLD_RANK=") + std::to_string(rank) + '\0') != std::string::npos)
       return static_cast<pid_t>(std::stol(name));
   }
@@ -203,24 +204,31 @@ TEST(Mpi, ARankKilledFailsTheJobAndWritesNothing) {
   const pid_t job = ::fork();
   ASSERT_GE(job, 0);
   if (job == 0) {
+    ::setpgid(0, 0);  // a group of its own, so that a failed test can end all of it
     ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
   pid_t victim = 0;
   for (int i = 0; i < 600 && !victim; ++i) {  // until rank 1 runs (at most a minute)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    victim = rank_pid(1);
+    victim = rank_pid(1, d.path.string());
   }
-  ASSERT_NE(victim, 0) << "rank 1 never started: " << slurp(d.path / "err");
+  if (victim == 0) {
+    ::kill(-job, SIGKILL), ::waitpid(job, nullptr, 0);
+    FAIL() << "rank 1 never started: " << slurp(d.path / "err");
+  }
   std::this_thread::sleep_for(std::chrono::seconds(2));  // into its work
-  ASSERT_EQ(::kill(victim, SIGKILL), 0);
+  if (::kill(victim, SIGKILL) != 0) {
+    ::kill(-job, SIGKILL), ::waitpid(job, nullptr, 0);
+    FAIL() << "rank 1 (pid " << victim << ") could not be killed";
+  }
   const auto killed = std::chrono::steady_clock::now();
   int st = 0;
   pid_t done = 0;
   while ((done = ::waitpid(job, &st, WNOHANG)) == 0 && std::chrono::steady_clock::now() - killed < std::chrono::seconds(30))
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   if (done == 0) {
-    ::kill(job, SIGKILL), ::waitpid(job, &st, 0);
+    ::kill(-job, SIGKILL), ::waitpid(job, &st, 0);
     FAIL() << "the job was still running 30 s after rank 1 was killed";
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - killed).count();

@@ -166,7 +166,9 @@ TEST(Peers, AnyNumberOfRanksWritesTheBundleOfOneProcess) {
     const auto got = prove_with_ranks(loop_program(), {input}, ranks, small_segments());
     for (unsigned r = 0; r < ranks; ++r) {
       ASSERT_FALSE(got[r].error) << "rank " << r << ": " << got[r].error->what();
-      if (r > 0) EXPECT_TRUE(got[r].bytes.empty()) << "rank " << r << " wrote";
+      if (r > 0) {
+        EXPECT_TRUE(got[r].bytes.empty()) << "rank " << r << " wrote";
+      }
       EXPECT_EQ(got[r].report.statement.segments, 5u);
     }
     EXPECT_EQ(got[0].bytes, alone.bytes);
