@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <unistd.h>
 
@@ -137,12 +138,16 @@ struct RssSampler::State {
 RssSampler::RssSampler(unsigned interval_ms, size_t max_samples)
     : state_(new State(std::max<size_t>(4, max_samples) - 1)) {  // one left for an incomplete last run
   if (!enabled()) return;
-  state_->th = std::thread([this, interval_ms] {
-    std::unique_lock<std::mutex> lock(state_->m);
-    do state_->series.add(now(), static_cast<double>(rss_bytes()));
-    while (!state_->cv.wait_for(lock, std::chrono::milliseconds(interval_ms), [this] { return state_->stop; }));
-    state_->series.add(now(), static_cast<double>(rss_bytes()));
-  });
+  try {
+    state_->th = std::thread([this, interval_ms] {
+      std::unique_lock<std::mutex> lock(state_->m);
+      do state_->series.add(now(), static_cast<double>(rss_bytes()));
+      while (!state_->cv.wait_for(lock, std::chrono::milliseconds(interval_ms), [this] { return state_->stop; }));
+      state_->series.add(now(), static_cast<double>(rss_bytes()));
+    });
+  } catch (const std::system_error&) {
+    // No thread (the address space is full): the run goes on without its RSS series.
+  }
 }
 RssSampler::~RssSampler() {
   {

@@ -8,7 +8,6 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <unordered_map>
 
 #include "optimized/trace/parts.h"
@@ -585,7 +584,6 @@ void count_lookups(std::vector<TableColumns>& tables, const std::vector<Fp>& pub
     const air::CheckArgs args = air::table_args(tc.columns, tc.height, publics.data(), cols);
     const size_t S = code[t].sends;
     const size_t chunk = (tc.height + threads - 1) / threads;
-    std::vector<std::thread> pool;
     auto work = [&](unsigned th) {
       const size_t b = th * chunk, e = std::min(tc.height, b + chunk);
       constexpr size_t kBlock = 256;
@@ -605,9 +603,7 @@ void count_lookups(std::vector<TableColumns>& tables, const std::vector<Fp>& pub
           }
       }
     };
-    for (unsigned th = 1; th < threads; ++th) pool.emplace_back(work, th);
-    work(0);
-    for (auto& th : pool) th.join();
+    run_on_threads(threads, work);
   }
   for (size_t k = 0; k < recv.size(); ++k) {
     Column& m = tables[recv[k].table].columns[recv[k].mult];

@@ -4,7 +4,8 @@
 #include <atomic>
 #include <cstring>
 #include <stdexcept>
-#include <thread>
+
+#include "optimized/common/parallel.h"
 
 namespace zkrv::opt {
 namespace {
@@ -100,7 +101,7 @@ bool Transcript::check_pow(unsigned bits, uint64_t nonce) const {
 // answer is the smallest valid nonce, independent of the thread count.
 uint64_t Transcript::grind(unsigned bits, unsigned threads) const {
   if (bits == 0) return 0;
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = resolve_threads(threads);
   constexpr uint64_t kBlock = 4096;
   std::atomic<uint64_t> best{UINT64_MAX};
   std::atomic<uint64_t> next_block{0};
@@ -116,10 +117,7 @@ uint64_t Transcript::grind(unsigned bits, unsigned threads) const {
         }
     }
   };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& th : pool) th.join();
+  run_on_threads(threads, [&work](unsigned) { work(); });
   return best.load();
 }
 
