@@ -115,6 +115,7 @@ void Backend::add_scaled(Buffer<Fp3>& acc, const Fp3& lambda, const Buffer<Fp3>&
   host().add_scaled(h, lambda, to_host(*this, host(), x));
   back(*this, host(), h, acc);
 }
+uint64_t Backend::grind(const Digest& state, unsigned bits) { return host().grind(state, bits); }
 
 std::unique_ptr<Backend> make_backend(BackendKind kind, unsigned threads) {
   if (kind == BackendKind::kGpu)

@@ -1,8 +1,8 @@
 #pragma once
 // The backend seam (spec: protocol:ntt:*, protocol:merkle:*, protocol:fri:fold): the generic
-// steps of a STARK prover (memory, NTT and LDE, hashing and Merkle levels, FRI folding, DEEP) as
-// operations on typed buffers that live where the backend computes (host memory for the CPU
-// backend, device memory for CUDA). The AIR-specific steps (the LogUp columns, the constraint
+// steps of a STARK prover (memory, NTT and LDE, hashing and Merkle levels, FRI folding, DEEP,
+// grinding) as operations on typed buffers that live where the backend computes (host memory
+// for the CPU backend, device memory for CUDA). The AIR-specific steps (the LogUp columns, the constraint
 // quotient) are not here: they are optimized/circuit's, on top of this seam, as RISC Zero keeps
 // CircuitHal apart from Hal. The CPU backend always exists; without CUDA, or without a device,
 // the "GPU" backend is the CPU one, so everything builds and runs anywhere. DualBackend runs two
@@ -146,6 +146,9 @@ class Backend {
   virtual void deep_accumulate(const DeepPart& part, std::span<const Buffer<Fp>> values, Buffer<Fp3>& acc);
   // acc[i] += lambda·x[i] (the FRI injection of a shorter codeword).
   virtual void add_scaled(Buffer<Fp3>& acc, const Fp3& lambda, const Buffer<Fp3>& x);
+  // protocol:transcript:pow — the smallest nonce with at least `bits` leading zero bits of
+  // H(0x03 ‖ state ‖ nonce) (optimized/hash/pow.h).
+  virtual uint64_t grind(const Digest& state, unsigned bits);
 
   // Typed helpers.
   template <typename T>

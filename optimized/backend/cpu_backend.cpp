@@ -6,6 +6,7 @@
 #include "optimized/backend/shapes.h"
 #include "optimized/common/parallel.h"
 #include "optimized/fri/fold.h"
+#include "optimized/hash/pow.h"
 #include "optimized/ntt/ntt.h"
 #include "spec/field.h"
 
@@ -365,6 +366,7 @@ class CpuBackend final : public Backend {
       for (size_t i = b; i < e; ++i) a[i] = a[i] + lambda * v[i];
     }, 4096);
   }
+  uint64_t grind(const Digest& state, unsigned bits) override { return grind_pow(state, bits, threads_); }
 
   std::vector<Fp3> evaluate_ood(std::span<const Buffer<Fp>> columns, const Fp3& z) override {
     const size_t n = columns.empty() ? 0 : columns[0].size();

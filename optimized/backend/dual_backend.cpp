@@ -1,6 +1,7 @@
 // DualBackend: every buffer exists on both backends; every operation runs on both and its
 // outputs are read back and compared byte for byte, so a divergence names the step that caused it.
 #include <cstring>
+#include <string>
 
 #include "optimized/backend/backend.h"
 
@@ -176,6 +177,13 @@ class DualBackend final : public Backend {
     a_->add_scaled(xa, lambda, side_a(x));
     b_->add_scaled(xb, lambda, side_b(x));
     compare("add_scaled", acc);
+  }
+  uint64_t grind(const Digest& state, unsigned bits) override {
+    const uint64_t a = a_->grind(state, bits), b = b_->grind(state, bits);
+    if (a != b)
+      throw BackendMismatch("grind: the two backends found different nonces (" + std::to_string(a) + ", " +
+                            std::to_string(b) + ")");
+    return a;
   }
 
  private:

@@ -5,6 +5,7 @@
 // at the step that caused it.
 #include <cuda_runtime.h>
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -110,6 +111,14 @@ __global__ void fri_fold_kernel(const Fp3* in, size_t m, unsigned log_arity, Fp 
   const size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
   if (i >= m) return;
   out[i] = fri_fold_one(in, m, log_arity, i, shift_inv * w_inv.pow(i), beta, params.zeta);
+}
+
+struct PowState {
+  uint64_t words[4];
+};
+__global__ void grind_kernel(PowState state, unsigned bits, uint64_t base, unsigned long long* best) {
+  const uint64_t nonce = base + blockIdx.x * uint64_t{blockDim.x} + threadIdx.x;
+  if (pow_zero_bits(state.words, nonce) >= bits) atomicMin(best, static_cast<unsigned long long>(nonce));
 }
 
 // Montgomery's trick per chunk of kChunk elements; zeros stay 0.
@@ -290,6 +299,24 @@ class CudaBackend final : public Backend {
     batch_inverse_kernel<<<blocks_for((n + kInverseChunk - 1) / kInverseChunk), kThreads>>>(
         dev(values), static_cast<Fp*>(prefix.ptr()), n);
     ZKRV_CUDA_LAUNCHED();
+  }
+
+  uint64_t grind(const Digest& state, unsigned bits) override {
+    if (bits == 0) return 0;
+    PowState st;
+    std::memcpy(st.words, state.data(), 32);
+    DeviceStorage best(sizeof(unsigned long long));
+    auto* d_best = static_cast<unsigned long long*>(best.ptr());
+    const unsigned long long none = ~0ull;
+    ZKRV_CUDA_CHECK(cudaMemcpy(d_best, &none, sizeof none, cudaMemcpyHostToDevice));
+    for (uint64_t base = 0;; base += kGrindWindow) {
+      grind_kernel<<<static_cast<unsigned>(kGrindWindow / kThreads), kThreads>>>(st, bits, base, d_best);
+      ZKRV_CUDA_LAUNCHED();
+      unsigned long long found = none;
+      ZKRV_CUDA_CHECK(cudaMemcpy(&found, d_best, sizeof found, cudaMemcpyDeviceToHost));
+      if (found != none) return found;
+      if (base > ~uint64_t{0} - 2 * kGrindWindow) throw std::runtime_error("grind: no nonce has the work");
+    }
   }
 
   std::vector<Fp3> evaluate_ood(std::span<const Buffer<Fp>> columns, const Fp3& z) override {

@@ -89,6 +89,37 @@ ZKRV_HD void keccak256_prefixed(uint8_t prefix, size_t k, Word w, uint64_t out[4
 }
 
 // ---------------------------------------------------------------------------------------------
+// Grinding (Backend::grind; protocol:transcript:pow, optimized/hash/pow.h)
+
+struct PowWords {
+  const uint64_t* state;
+  uint64_t nonce;
+  ZKRV_HD uint64_t operator()(size_t i) const { return i < 4 ? state[i] : nonce; }
+};
+// The leading zero bits of H(0x03 ‖ state ‖ nonce), the state as its 4 little-endian words: the
+// digest's bytes in order, each from its top bit.
+ZKRV_HD unsigned pow_zero_bits(const uint64_t state[4], uint64_t nonce) {
+  uint64_t d[4];
+  keccak256_prefixed(0x03, 5, PowWords{state, nonce}, d);
+  unsigned zeros = 0;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 8; ++j) {
+      const unsigned byte = static_cast<unsigned>(d[i] >> (8 * j)) & 0xff;
+      if (byte == 0) {
+        zeros += 8;
+        continue;
+      }
+      for (unsigned bit = 0x80; (byte & bit) == 0; bit >>= 1) ++zeros;
+      return zeros;
+    }
+  return zeros;
+}
+// The device searches windows of kGrindWindow nonces, one nonce a thread, each window's smallest
+// hit kept (atomicMin), and stops after the first window with a hit: the smallest valid nonce,
+// whatever order the threads ran in.
+constexpr uint64_t kGrindWindow = uint64_t{1} << 22;
+
+// ---------------------------------------------------------------------------------------------
 // Merkle levels (Backend::hash_leaves, Backend::hash_level; protocol:merkle:*)
 
 // A slot of a leaf's message: `width` words for leaf q at values[width·q] (values already at the

@@ -5,7 +5,7 @@
 // backend owns, and this file only orders the steps, runs the transcript and reads back the few
 // values the proof carries (roots, out-of-domain values, opened rows). Field arithmetic is
 // exact, so every value equals the reference's whatever the backend, evaluation order or thread
-// count. The transcript is opt::Transcript (the reference's bytes, threaded grinding).
+// count. The transcript is opt::Transcript (the reference's bytes); the backend grinds.
 #include "optimized/prove/prove.h"
 
 
@@ -360,7 +360,7 @@ class Prover {
     lap("fri", {{"FRI layers", fri.bytes()}});
 
     // spec: protocol:stark:queries
-    proof.pow_nonce = tr.grind(options_.pow_bits, threads_);
+    proof.pow_nonce = tr.grind(options_.pow_bits, [&be](const Digest& state, unsigned bits) { return be.grind(state, bits); });
     const std::vector<size_t> queries = tr.sample_queries(options_.num_queries, shape.half(0));
     {  // the opened rows' values, from the coefficients (or the held parts)
       // spec: protocol:stark:program — the program's columns in their own tree; its root is the

@@ -1,11 +1,10 @@
 #include "optimized/transcript/transcript.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <stdexcept>
 
-#include "optimized/common/parallel.h"
+#include "optimized/hash/pow.h"
 
 namespace zkrv::opt {
 namespace {
@@ -82,43 +81,8 @@ uint64_t Transcript::squeeze_index(std::string_view label, uint64_t bound) {
     if (const uint64_t v = first_u64(squeeze_digest(label)); v <= limit) return v % bound;
 }
 
-bool Transcript::check_pow(unsigned bits, uint64_t nonce) const {
-  uint8_t b[41];
-  b[0] = 0x03;
-  std::memcpy(b + 1, state_.data(), 32);
-  std::memcpy(b + 33, &nonce, 8);
-  const Digest d = keccak256(std::span<const uint8_t>(b, 41));
-  unsigned zeros = 0;
-  for (uint8_t byte : d) {
-    if (byte == 0) { zeros += 8; continue; }
-    zeros += static_cast<unsigned>(__builtin_clz(byte)) - 24;
-    break;
-  }
-  return zeros >= bits;
-}
+bool Transcript::check_pow(unsigned bits, uint64_t nonce) const { return pow_zero_bits(state_, nonce) >= bits; }
 
-// Threads search interleaved blocks of nonces; each block's smallest hit is kept, so the overall
-// answer is the smallest valid nonce, independent of the thread count.
-uint64_t Transcript::grind(unsigned bits, unsigned threads) const {
-  if (bits == 0) return 0;
-  threads = resolve_threads(threads);
-  constexpr uint64_t kBlock = 4096;
-  std::atomic<uint64_t> best{UINT64_MAX};
-  std::atomic<uint64_t> next_block{0};
-  auto work = [&] {
-    for (;;) {
-      const uint64_t start = next_block.fetch_add(1) * kBlock;
-      if (start >= best.load()) return;  // every later block only holds larger nonces
-      for (uint64_t n = start; n < start + kBlock; ++n)
-        if (check_pow(bits, n)) {
-          uint64_t cur = best.load();
-          while (n < cur && !best.compare_exchange_weak(cur, n)) {}
-          break;
-        }
-    }
-  };
-  run_on_threads(threads, [&work](unsigned) { work(); });
-  return best.load();
-}
+uint64_t Transcript::grind(unsigned bits, unsigned threads) const { return grind_pow(state_, bits, threads); }
 
 }  // namespace zkrv::opt

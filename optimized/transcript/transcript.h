@@ -1,11 +1,12 @@
 #pragma once
 // Fiat-Shamir transcript for the optimized prover (spec: protocol:transcript:*): the same bytes
 // as ref::Transcript, hashed with opt::keccak256 from one reused buffer; grinding tries nonces
-// on several threads and still returns the smallest valid one.
+// on several threads (optimized/hash/pow.h) or on a backend, and returns the smallest valid one.
 
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "optimized/field/goldilocks.h"
@@ -27,6 +28,12 @@ class Transcript {
   uint64_t squeeze_index(std::string_view label, uint64_t bound);
 
   uint64_t grind(unsigned bits, unsigned threads = 0) const;
+  // Grinding done elsewhere (a backend's): grinder(state, bits) returns the smallest nonce.
+  template <class Grinder>
+    requires std::is_invocable_r_v<uint64_t, Grinder, const Digest&, unsigned>
+  uint64_t grind(unsigned bits, Grinder&& grinder) const {
+    return grinder(state_, bits);
+  }
   bool check_pow(unsigned bits, uint64_t nonce) const;
   const Digest& state() const { return state_; }
 

@@ -15,6 +15,7 @@
 #include "reference/merkle/merkle.h"
 #include "reference/merkle/mixed.h"
 #include "reference/ntt/ntt.h"
+#include "reference/transcript/transcript.h"
 #include "tests/fri/fri_harness.h"
 
 namespace zkrv {
@@ -196,6 +197,19 @@ inline void check_against_reference(Backend& be) {
   for (size_t k = 0; k < idx.size(); ++k) EXPECT_EQ(got[k], all[idx[k]]);
   const std::vector<size_t> bad{50};
   EXPECT_THROW(be.gather(src, bad), std::out_of_range);
+  // grinding: the reference transcript's nonce for its own state, for 0 to 14 bits of work
+  for (unsigned round = 0; round < 4; ++round) {
+    ref::Transcript tr("backend-grind");
+    const uint64_t seed = g();
+    tr.absorb("seed", std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&seed), 8));
+    opt::Digest state;
+    std::copy(tr.state().begin(), tr.state().end(), state.begin());
+    for (unsigned bits : {0u, 1u, 5u, 9u, 14u}) {
+      const uint64_t nonce = be.grind(state, bits);
+      EXPECT_EQ(nonce, tr.grind(bits)) << bits << " bits";
+      EXPECT_TRUE(tr.check_pow(bits, nonce));
+    }
+  }
 }
 
 // A multi-height FRI proof through `be` (tallest codeword 2^(log_degree + 2), and two smaller

@@ -8,12 +8,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <random>
 
 #include "optimized/backend/backend.h"
 #include "optimized/fri/fold.h"
+#include "optimized/hash/pow.h"
 #include "optimized/ntt/ntt.h"
 #include "reference/merkle/merkle.h"
 
@@ -228,6 +230,31 @@ TEST(CudaKernelBodies, FoldAndOodWeightsMatchTheCpu) {
   const Fp3 z{{Fp::from_u64(g()), Fp::from_u64(g()), Fp::from_u64(g())}};
   const auto weights = barycentric_weights(64, z, 1);
   for (size_t i = 0; i < 64; ++i) ASSERT_EQ(ood_weight(root_of_unity(6), i, z), (*weights)[i]);
+}
+
+// The grinding kernel's body against optimized/hash/pow.h, nonce by nonce, and its window search
+// (each window's smallest hit, the first window with one) against the CPU's grind, with windows
+// of 2^10 here in place of kGrindWindow.
+TEST(CudaKernelBodies, GrindingMatchesTheCpu) {
+  std::mt19937_64 g(6);
+  for (int round = 0; round < 6; ++round) {
+    Digest state;
+    for (auto& b : state) b = static_cast<uint8_t>(g());
+    uint64_t words[4];
+    std::memcpy(words, state.data(), 32);
+    for (uint64_t nonce = 0; nonce < 600; ++nonce)
+      ASSERT_EQ(pow_zero_bits(words, nonce), opt::pow_zero_bits(state, nonce)) << nonce;
+    const uint64_t high = g();
+    ASSERT_EQ(pow_zero_bits(words, high), opt::pow_zero_bits(state, high));
+    for (unsigned bits : {1u, 4u, 8u, 12u}) {
+      constexpr uint64_t kWindow = 1024;
+      uint64_t best = UINT64_MAX;
+      for (uint64_t base = 0; best == UINT64_MAX; base += kWindow)
+        for (uint64_t t = kWindow; t-- > 0;)  // threads in any order: the minimum is kept
+          if (pow_zero_bits(words, base + t) >= bits) best = std::min(best, base + t);
+      ASSERT_EQ(best, opt::grind_pow(state, bits, 2)) << bits << " bits";
+    }
+  }
 }
 
 }  // namespace
