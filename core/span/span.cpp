@@ -10,7 +10,6 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <system_error>
 #include <thread>
 #include <unistd.h>
 
@@ -138,15 +137,19 @@ struct RssSampler::State {
 RssSampler::RssSampler(unsigned interval_ms, size_t max_samples)
     : state_(new State(std::max<size_t>(4, max_samples) - 1)) {  // one left for an incomplete last run
   if (!enabled()) return;
+  // Out of memory (no thread, or a sample that cannot be stored), the run goes on without the rest
+  // of its RSS series: nothing here may end the process.
   try {
     state_->th = std::thread([this, interval_ms] {
-      std::unique_lock<std::mutex> lock(state_->m);
-      do state_->series.add(now(), static_cast<double>(rss_bytes()));
-      while (!state_->cv.wait_for(lock, std::chrono::milliseconds(interval_ms), [this] { return state_->stop; }));
-      state_->series.add(now(), static_cast<double>(rss_bytes()));
+      try {
+        std::unique_lock<std::mutex> lock(state_->m);
+        do state_->series.add(now(), static_cast<double>(rss_bytes()));
+        while (!state_->cv.wait_for(lock, std::chrono::milliseconds(interval_ms), [this] { return state_->stop; }));
+        state_->series.add(now(), static_cast<double>(rss_bytes()));
+      } catch (...) {
+      }
     });
-  } catch (const std::system_error&) {
-    // No thread (the address space is full): the run goes on without its RSS series.
+  } catch (...) {
   }
 }
 RssSampler::~RssSampler() {
@@ -158,9 +161,12 @@ RssSampler::~RssSampler() {
   if (state_->th.joinable()) {
     state_->th.join();
     std::lock_guard<std::mutex> lock(g_mutex);
-    for (const auto& [ts, bytes] : state_->series.samples()) g_counters.push_back({"rss", ts, {{"bytes", bytes}}});
-    std::stable_sort(g_counters.begin(), g_counters.end(),
-                     [](const CounterSample& a, const CounterSample& b) { return a.ts_ns < b.ts_ns; });
+    try {  // a destructor, maybe unwinding from std::bad_alloc: the samples are dropped if they cannot be kept
+      for (const auto& [ts, bytes] : state_->series.samples()) g_counters.push_back({"rss", ts, {{"bytes", bytes}}});
+      std::stable_sort(g_counters.begin(), g_counters.end(),
+                       [](const CounterSample& a, const CounterSample& b) { return a.ts_ns < b.ts_ns; });
+    } catch (...) {
+    }
   }
   delete state_;
 }
@@ -176,7 +182,10 @@ Span::~Span() {
   t_state.stack.pop_back();
   Event e{o.label, o.level, o.begin, end, static_cast<uint32_t>(t_state.stack.size()), t_state.id};
   std::lock_guard<std::mutex> lock(g_mutex);
-  g_events.push_back(std::move(e));
+  try {  // a destructor, maybe unwinding from std::bad_alloc: the event is dropped if it cannot be kept
+    g_events.push_back(std::move(e));
+  } catch (...) {
+  }
 }
 
 std::vector<Event> events() {

@@ -315,7 +315,7 @@ class CudaBackend final : public Backend {
       unsigned long long found = none;
       ZKRV_CUDA_CHECK(cudaMemcpy(&found, d_best, sizeof found, cudaMemcpyDeviceToHost));
       if (found != none) return found;
-      if (base > ~uint64_t{0} - 2 * kGrindWindow) throw std::runtime_error("grind: no nonce has the work");
+      if (base > ~uint64_t{0} - 2 * kGrindWindow + 1) throw std::runtime_error("grind: no nonce has the work");
     }
   }
 

@@ -54,7 +54,7 @@ TEST(Parallel, TheCallersOwnItemThrowingStillJoinsTheOthers) {
 TEST(Parallel, TheLowestItemsExceptionIsTheOneRethrown) {
   auto work = [](unsigned t) {
     if (t == 1 || t == 3) {
-      if (t == 3) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      if (t == 1) std::this_thread::sleep_for(std::chrono::milliseconds(5));  // item 3 throws first
       throw std::runtime_error("item " + std::to_string(t));
     }
   };
