@@ -307,16 +307,16 @@ class CudaBackend final : public Backend {
     std::memcpy(st.words, state.data(), 32);
     DeviceStorage best(sizeof(unsigned long long));
     auto* d_best = static_cast<unsigned long long*>(best.ptr());
-    const unsigned long long none = ~0ull;
+    const unsigned long long none = kNoNonce;
     ZKRV_CUDA_CHECK(cudaMemcpy(d_best, &none, sizeof none, cudaMemcpyHostToDevice));
-    for (uint64_t base = 0;; base += kGrindWindow) {
+    static_assert(kGrindWindow % kThreads == 0);
+    return grind_windows(kGrindWindow, [&](uint64_t base) -> uint64_t {
       grind_kernel<<<static_cast<unsigned>(kGrindWindow / kThreads), kThreads>>>(st, bits, base, d_best);
       ZKRV_CUDA_LAUNCHED();
-      unsigned long long found = none;
+      unsigned long long found = none;  // stays kNoNonce until a window has a hit
       ZKRV_CUDA_CHECK(cudaMemcpy(&found, d_best, sizeof found, cudaMemcpyDeviceToHost));
-      if (found != none) return found;
-      if (base > ~uint64_t{0} - 2 * kGrindWindow + 1) throw std::runtime_error("grind: no nonce has the work");
-    }
+      return found;
+    });
   }
 
   std::vector<Fp3> evaluate_ood(std::span<const Buffer<Fp>> columns, const Fp3& z) override {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 
 #include "optimized/field/goldilocks.h"
 
@@ -118,6 +119,22 @@ ZKRV_HD unsigned pow_zero_bits(const uint64_t state[4], uint64_t nonce) {
 // hit kept (atomicMin), and stops after the first window with a hit: the smallest valid nonce,
 // whatever order the threads ran in.
 constexpr uint64_t kGrindWindow = uint64_t{1} << 22;
+constexpr uint64_t kNoNonce = ~uint64_t{0};
+
+// The host's loop over the windows [base, base + window): `search(base)` gives the window's
+// smallest nonce with the work, or kNoNonce. Returns the first window's hit; throws once the
+// next window would pass 2^64 − 1 (it never wraps). The CUDA backend runs it with kGrindWindow
+// and a kernel launch; tests/cuda/kernels_hd_test.cpp with small windows, so that later windows
+// and the end are reached.
+template <class Search>
+uint64_t grind_windows(uint64_t window, Search&& search) {
+  if (window == 0) throw std::invalid_argument("grind: a window of no nonces");
+  for (uint64_t base = 0;; base += window) {
+    if (const uint64_t found = search(base); found != kNoNonce) return found;
+    if (window - 1 > kNoNonce - window || base > kNoNonce - window - (window - 1))
+      throw std::runtime_error("grind: no nonce has the work");
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Merkle levels (Backend::hash_leaves, Backend::hash_level; protocol:merkle:*)

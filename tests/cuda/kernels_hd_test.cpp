@@ -12,6 +12,8 @@
 #include <cstring>
 #include <functional>
 #include <random>
+#include <stdexcept>
+#include <vector>
 
 #include "optimized/backend/backend.h"
 #include "optimized/fri/fold.h"
@@ -232,11 +234,13 @@ TEST(CudaKernelBodies, FoldAndOodWeightsMatchTheCpu) {
   for (size_t i = 0; i < 64; ++i) ASSERT_EQ(ood_weight(root_of_unity(6), i, z), (*weights)[i]);
 }
 
-// The grinding kernel's body against optimized/hash/pow.h, nonce by nonce, and its window search
-// (each window's smallest hit, the first window with one) against the CPU's grind, with windows
-// of 2^10 here in place of kGrindWindow.
+// The grinding kernel's body against optimized/hash/pow.h, nonce by nonce, and the backend's
+// window loop (grind_windows, each window's smallest hit, the first window with one) against the
+// CPU's grind, with windows of 2^4 … 2^10 here in place of kGrindWindow, so that the hit falls in
+// a later window: the device's loop is this one with 2^22.
 TEST(CudaKernelBodies, GrindingMatchesTheCpu) {
   std::mt19937_64 g(6);
+  size_t later_windows = 0;
   for (int round = 0; round < 6; ++round) {
     Digest state;
     for (auto& b : state) b = static_cast<uint8_t>(g());
@@ -246,15 +250,44 @@ TEST(CudaKernelBodies, GrindingMatchesTheCpu) {
       ASSERT_EQ(pow_zero_bits(words, nonce), opt::pow_zero_bits(state, nonce)) << nonce;
     const uint64_t high = g();
     ASSERT_EQ(pow_zero_bits(words, high), opt::pow_zero_bits(state, high));
-    for (unsigned bits : {1u, 4u, 8u, 12u}) {
-      constexpr uint64_t kWindow = 1024;
-      uint64_t best = UINT64_MAX;
-      for (uint64_t base = 0; best == UINT64_MAX; base += kWindow)
-        for (uint64_t t = kWindow; t-- > 0;)  // threads in any order: the minimum is kept
-          if (pow_zero_bits(words, base + t) >= bits) best = std::min(best, base + t);
-      ASSERT_EQ(best, opt::grind_pow(state, bits, 2)) << bits << " bits";
-    }
+    for (unsigned bits : {1u, 4u, 8u, 12u})
+      for (uint64_t window : {uint64_t{16}, uint64_t{1024}}) {
+        size_t windows = 0;
+        const uint64_t got = grind_windows(window, [&](uint64_t base) {
+          EXPECT_EQ(base, windows * window);
+          ++windows;
+          uint64_t best = kNoNonce;
+          for (uint64_t t = window; t-- > 0;)  // threads in any order: the minimum is kept
+            if (pow_zero_bits(words, base + t) >= bits) best = std::min(best, base + t);
+          return best;
+        });
+        ASSERT_EQ(got, opt::grind_pow(state, bits, 2)) << bits << " bits, windows of " << window;
+        ASSERT_EQ(windows, got / window + 1) << "stops at the first window with a hit";
+        later_windows += windows > 1;
+      }
   }
+  EXPECT_GT(later_windows, 6u) << "the cases must reach windows past the first";
+}
+
+// With no hit anywhere, the loop covers every nonce up to 2^64 − 1, each window once, and then
+// refuses; it never wraps to 0. A window of no nonces is refused.
+TEST(CudaKernelBodies, GrindingWithNoHitEndsWithoutWrapping) {
+  std::vector<uint64_t> bases;
+  EXPECT_THROW(grind_windows(uint64_t{1} << 62,
+                             [&](uint64_t base) {
+                               bases.push_back(base);
+                               return kNoNonce;
+                             }),
+               std::runtime_error);
+  EXPECT_EQ(bases, (std::vector<uint64_t>{0, uint64_t{1} << 62, uint64_t{1} << 63, uint64_t{3} << 62}));
+  bases.clear();
+  EXPECT_THROW(grind_windows(kNoNonce, [&](uint64_t base) {
+                 bases.push_back(base);
+                 return kNoNonce;
+               }),
+               std::runtime_error);
+  EXPECT_EQ(bases, std::vector<uint64_t>{0});
+  EXPECT_THROW(grind_windows(0, [](uint64_t) { return uint64_t{0}; }), std::invalid_argument);
 }
 
 }  // namespace
