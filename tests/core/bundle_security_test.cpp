@@ -4,11 +4,15 @@
 // further, and never below the preset's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "core/air/layout.h"
 #include "spec/air/embedded.h"
+#include "spec/isa.h"
+#include "spec/run_segments.h"
 
 namespace zkrv {
 namespace {
@@ -51,6 +55,27 @@ TEST(BundleSecurity, QueriesRiseToTheFloorAndNoFurther) {
   EXPECT_EQ(core::bundle_options(preset, heights(2, 20), spec::SecurityPolicy::at_least(
                                                             spec::SecurityPolicy::Measure::kProvable, 1000)),
             preset);
+}
+
+// protocol:segments:logup — the interaction bound summed over every segment stays below p for
+// the longest run the verifier takes by default (2^32 cycles, spec::kDefaultMaxCycles) at every
+// segment size 2^k, even with every table of every segment 8·2^k rows tall (a cycle touches at
+// most 8 bytes; at most 2^24): a long honest run is never refused by it.
+TEST(BundleSecurity, TheLongestRunStaysBelowTheInteractionBound) {
+  const core::AirLayout& layout = core::air_layout(spec::air::Mode::kSegmented);
+  double per_row = 0;  // Σ over every table's bounded interactions of the bound, per row
+  for (const auto& t : layout.tables)
+    for (const auto& in : t.interactions)
+      if (!std::isinf(in.mult_bound)) per_row += in.mult_bound;
+  ASSERT_GT(per_row, 0);
+  constexpr double kP = 18446744069414584321.0;
+  for (unsigned k = spec::kMinSegmentLog; k <= spec::kMaxSegmentLog; ++k) {
+    const double segments = std::ldexp(static_cast<double>(spec::kDefaultMaxCycles), -static_cast<int>(k));
+    const double rows = std::ldexp(1.0, std::min<int>(24, static_cast<int>(k) + 3));
+    const double bound = segments * per_row * rows;
+    std::printf("2^%u-cycle segments: %.0f of them, bound 2^%.1f\n", k, segments, std::log2(bound));
+    EXPECT_LT(bound, kP) << k;
+  }
 }
 
 }  // namespace
