@@ -4,12 +4,16 @@
 // reordered, dropped or duplicated, a boundary changed in the statement, a root changed after the
 // challenges were drawn, a segment from another run spliced in, the wrong program, a too-small
 // security, and malformed bytes; and cheating traces proven as they are (an address initialised
-// twice, a final token never consumed, the exit before the last segment, a boundary byte changed).
+// twice, a final token never consumed, the exit before the last segment, a boundary byte changed,
+// a boundary pc, register, input or output position moved in the statement and the segments
+// after it, a segment of another program).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -103,9 +107,9 @@ TEST(Bundle, ItsBytesDecodeToItselfAndAreDeterministic) {
   ASSERT_TRUE(back.proof) << back.error->what;
   EXPECT_EQ(spec::encode_bundle(*back.proof), bytes);
   EXPECT_EQ(verdict(rv::verify_bundle_bytes(bytes, p.expected(), kAnyBits)), "accepted");
-  // the optimized prover's bundle is the same bytes, at one thread and at two (and so is each
+  // the optimized prover's bundle is the same bytes, at one, two and three threads (and so is each
   // prover's, run again)
-  for (unsigned threads : {1u, 2u})
+  for (unsigned threads : {1u, 2u, 3u})
     EXPECT_EQ(spec::encode_bundle(test::prove_bundle_optimized(p.image, p.run.segments, p.run.plan, kOptions, threads)), bytes)
         << threads << " threads";
   // and so is the streamed prover's, written in pieces as zkrv prove writes it to its file
@@ -337,14 +341,123 @@ const Fibonacci& fibonacci() {
   }();
   return f;
 }
-// The edited segments' lookup multiplicities recounted, proven by the optimized prover, verified.
-std::string prove_cheat(const Fibonacci& p, std::vector<ref::air::AirTrace> segs, std::string* trace_failures) {
+// The edited segments' lookup multiplicities recounted, proven by the optimized prover with the
+// plan (the statement) given, verified; what the trace check finds goes to trace_failures.
+std::string prove_edited(const spec::ProgramImage& image, std::vector<ref::air::AirTrace> segs, const spec::RunPlan& plan,
+                         const rv::Expected& expected, std::string* trace_failures) {
   for (auto& s : segs) ref::air::count_segment_lookups(s);
   const auto rep = ref::air::check_segment_traces(segs);
   for (const auto& f : rep.failing) *trace_failures += f + "; ";
   for (const auto& u : rep.unbalanced_buses) *trace_failures += u + "; ";
-  const auto b = test::prove_bundle_optimized(p.image, segs, p.run.plan, kOptions);
-  return verdict(rv::verify_bundle(b, p.expected(), kAnyBits));
+  const auto b = test::prove_bundle_optimized(image, segs, plan, kOptions);
+  return verdict(rv::verify_bundle(b, expected, kAnyBits));
+}
+std::string prove_cheat(const Fibonacci& p, std::vector<ref::air::AirTrace> segs, std::string* trace_failures) {
+  return prove_edited(p.image, std::move(segs), p.run.plan, p.expected(), trace_failures);
+}
+
+// A boundary moved in the statement and in the segments after it, as a cheating prover would (the
+// edits of tests/air/segment_trace_test.cpp's SegmentAttack, proven): the plan's boundaries, the
+// segments' publics and the regs rows agree, so the prover's own check that the publics are the
+// statement's passes, and only the constraints of the segment that left the boundary stand in the
+// way. On the echo program's 4 segments of 2^10 cycles.
+struct BoundaryEdit {
+  const char* what;
+  std::function<void(spec::RunPlan&, std::vector<ref::air::AirTrace>&)> edit;
+  const char* verdict;
+  const char* failure;  // what the trace check finds (with `alone`: and nothing else)
+  bool alone = false;
+};
+// A register that no row of segments 1 to 3 reads, writes or names, whose limb 0 can grow by one:
+// its value from boundary 1 on, one more, carried through every later segment's start, final and
+// end values (the regs table, the statement), so that its tokens balance on the reg bus.
+void move_untouched_register(spec::RunPlan& plan, std::vector<ref::air::AirTrace>& segs) {
+  for (uint64_t reg = 1; reg < 32; ++reg) {
+    bool named = (plan.boundaries[1].regs[reg] & 0xffff) == 0xffff;
+    for (size_t s = 1; s < segs.size() && !named; ++s) {
+      const auto& cpu = segs[s].table("cpu");
+      for (const auto& row : cpu.rows)
+        named = named || (row[cpu.col("is_real")] &&
+                          (row[cpu.col("ra")] == reg || row[cpu.col("rb")] == reg || row[cpu.col("wr")] == reg));
+    }
+    if (named) continue;
+    for (size_t b = 1; b < segs.size(); ++b) plan.boundaries[b].regs[reg] += 1;
+    cell(segs[0], "regs", reg, "ev0") += 1;  // segment 0 ends with the old value: regs:c:end0
+    for (size_t s = 1; s < segs.size(); ++s) {
+      cell(segs[s], "regs", reg, "iv0") += 1;
+      cell(segs[s], "regs", reg, "final_v0") += 1;
+      if (segs[s].publics.at("more")) cell(segs[s], "regs", reg, "ev0") += 1;
+    }
+    return;
+  }
+  throw std::logic_error("every register is named after segment 0");
+}
+TEST(BundleAttacks, ABoundaryMovedInTheSegmentsAfterItIsRejected) {
+  const Proven& p = proven();
+  const BoundaryEdit edits[] = {
+      {"pc",
+       [](spec::RunPlan& plan, std::vector<ref::air::AirTrace>& segs) {
+         plan.boundaries[1].pc += 4;
+         segs[0].publics["pc_end"] += 4;
+         segs[1].publics["entry"] += 4;
+       },
+       "constraints_at_zeta in segment 0", "segment 0: constraint cpu:c:halt_stays_last"},
+      {"register", move_untouched_register, "constraints_at_zeta in segment 0", "segment 0: constraint regs:c:end0", true},
+      {"input position reset",  // the last two bytes read again
+       [](spec::RunPlan& plan, std::vector<ref::air::AirTrace>& segs) {
+         plan.boundaries[2].ipos = 8;
+         segs[1].publics["ipos_end"] = 8;
+         segs[2].publics["ipos_start"] = 8;
+       },
+       "constraints_at_zeta in segment 1", "segment 1: constraint syscall:c:ipos_end"},
+      {"end of input forgotten",
+       [](spec::RunPlan& plan, std::vector<ref::air::AirTrace>& segs) {
+         plan.boundaries[2].eof = false;
+         segs[1].publics["eof_end"] = 0;
+         segs[2].publics["eof_start"] = 0;
+       },
+       "constraints_at_zeta in segment 1", "segment 1: constraint syscall:c:eof_end"},
+      {"output position reset",  // segment 1's bytes over segment 0's
+       [](spec::RunPlan& plan, std::vector<ref::air::AirTrace>& segs) {
+         plan.boundaries[1].opos = 0;
+         segs[0].publics["opos_end"] = 0;
+         segs[1].publics["opos_start"] = 0;
+       },
+       "constraints_at_zeta in segment 0", "segment 0: constraint syscall:c:opos_end"},
+  };
+  for (const BoundaryEdit& e : edits) {
+    SCOPED_TRACE(e.what);
+    spec::RunPlan plan = p.run.plan;
+    auto segs = p.run.segments;
+    e.edit(plan, segs);
+    ASSERT_NE(plan.boundaries, p.run.plan.boundaries);
+    std::string failures;
+    EXPECT_EQ(prove_edited(p.image, segs, plan, p.expected(), &failures), e.verdict);
+    if (e.alone)
+      EXPECT_EQ(failures, std::string(e.failure) + "; ");
+    else
+      EXPECT_NE(failures.find(e.failure), std::string::npos) << failures;
+  }
+}
+
+// A segment proven with another program of the same shape (the echo program spinning once more
+// between reads: the same tables' heights), its root, sums and proof in place of segment 1.
+TEST(BundleAttacks, ASegmentOfAnotherProgramIsRejected) {
+  const Proven& p = proven();
+  const spec::ProgramImage other = *ref::load_elf(testing::echo_elf(451)).image;
+  const CutRun run = cut(other, p.input, 10);
+  ASSERT_EQ(run.plan.count(), p.run.plan.count());
+  const auto ob = test::prove_bundle_optimized(other, run.segments, run.plan, kOptions);
+  ASSERT_EQ(verdict(rv::verify_bundle(ob, {&other, run.exit_code, &run.output}, kAnyBits)), "accepted");
+  ASSERT_EQ(ob.statement.log_heights[1], p.bundle.statement.log_heights[1]);
+  auto b = p.bundle;
+  b.main_roots[1] = ob.main_roots[1];
+  b.terminal_sums[1] = ob.terminal_sums[1];
+  b.segments[1] = ob.segments[1];
+  // its sums were drawn with the other program's challenges, and its tokens are the other run's
+  EXPECT_EQ(verdict(rv::verify_bundle(b, p.expected(), kAnyBits)), "unbalanced");
+  // and the other program's bundle, whole, names its own program
+  EXPECT_EQ(check(rv::verify_bundle(ob, p.expected(), kAnyBits)), "program_digest");
 }
 
 // A byte initialised twice: segment s takes the address's initial token again (a stale one, at

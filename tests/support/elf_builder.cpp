@@ -89,13 +89,13 @@ uint32_t j(int32_t imm, uint32_t rd) {
 std::vector<uint32_t> exit_with(int32_t code) { return {addi(10, 0, code), addi(17, 0, 93), ecall()}; }
 }  // namespace rv
 
-std::vector<uint8_t> echo_elf() {
+std::vector<uint8_t> echo_elf(int32_t spin) {
   using namespace rv;
   std::vector<uint32_t> code = {lui(8, 0x20),
                                 addi(17, 0, 63), addi(10, 0, 0), addi(11, 8, 0), addi(12, 0, 4), ecall(),
                                 addi(9, 10, 0),
                                 addi(17, 0, 64), addi(10, 0, 1), addi(12, 9, 0), ecall(),
-                                addi(8, 8, 4), addi(5, 0, 450),
+                                addi(8, 8, 4), addi(5, 0, spin),
                                 addi(5, 5, -1), b(-4, 0, 5, 1),
                                 b(-56, 0, 9, 1)};
   for (uint32_t w : exit_with(0)) code.push_back(w);

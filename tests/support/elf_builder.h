@@ -53,9 +53,10 @@ std::vector<uint32_t> exit_with(int32_t code);
 }  // namespace rv
 
 // Reads its input 4 bytes at a time and echoes each piece to fd 1, spinning ~900 cycles between
-// reads, then exits 0: cut into segments of 2^10 cycles, its reads, writes and final short read
-// fall in different segments (the segment tests' program; kEchoInput: 10 bytes).
-std::vector<uint8_t> echo_elf();
+// reads (`spin` times round a two-instruction loop), then exits 0: cut into segments of 2^10
+// cycles, its reads, writes and final short read fall in different segments (the segment tests'
+// program; kEchoInput: 10 bytes). Another `spin` is another program of the same shape.
+std::vector<uint8_t> echo_elf(int32_t spin = 450);
 inline const std::vector<uint8_t> kEchoInput = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9'};
 
 }  // namespace zkrv::testing
