@@ -21,12 +21,14 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "api/peers.h"
 #include "core/air/layout.h"
 #include "spec/air/embedded.h"
 #include "spec/bundle.h"
+#include "tests/support/guest_list.h"
 #include "tools/common/files.h"
 
 namespace zkrv {
@@ -90,67 +92,19 @@ Ran run(const std::string& cmd, const Dir& dir) {
   return r;
 }
 
-// A guest and its run: the input file it is given (by default its own, from programs.txt), the
-// segment size, and whether the run is long enough to be a bundle (under 1,024 cycles it is one
-// proof, which rank 0 proves alone).
-struct Guest {
-  std::string name;
-  unsigned log_segment = 12;
-  std::string input;  // a path, or empty for none
-  bool bundle = true;
+// A guest and its run (tests/support/guest_list.h): the input file it is given, the segment size,
+// and whether the run is long enough to be a bundle (under 1,024 cycles it is one proof, which
+// rank 0 proves alone).
+struct Guest : test::GuestRun {
   std::string elf() const { return kGuests + "/" + name + ".elf"; }
   std::string input_args() const { return input.empty() ? "" : " --input " + quote(input); }
 };
 
-// Every example guest that exits (guest/programs/programs.txt, the faulting ones left out), each in
-// a few to a few dozen segments: the guests that run for millions of cycles on their own input
-// are given a shorter one (written to `dir`), the ones that take none and run for about a million
-// cycles get segments of 2^16.
-std::vector<Guest> all_guests(const fs::path& dir) {
-  struct Change {
-    const char* name;
-    unsigned log_segment;
-    const char* input;  // nullptr: the guest's own
-  };
-  static const Change kChanges[] = {
-      {"fibonacci", 10, nullptr},         {"posix_io", 10, nullptr},
-      {"fail_assert", 10, nullptr},       {"sha256_chain", 12, "15"},  // 91,055 cycles (1000: 5.6 M)
-      {"keccak_chain", 12, "2"},          // 113,317 cycles (200: 4.5 M)
-      {"modexp", 12, "7846d917d293056a 5 8e4edc90253d9e31"},  // 123,482 cycles (13.1 M)
-      {"alloc_stress_bump", 12, "6"},     {"alloc_stress_picolibc", 12, "6"},
-      {"alloc_stress_arena", 12, "6"},    // 30 to 37 thousand cycles (600: 9.2 M)
-      {"quicksort", 12, "-299408714727 423832436795 941766039684 968054021410 368381007133 -74191628567 261789980789 "
-                        "853483736854 708239657593 81335821503 699737713853 -31113270554 -994674523677 -821268353556"},
-      {"wordfreq", 12, "merkle hash layer field fold fold the the a query field trace prover's five a zero fold OF "
-                       "prover's knowledge trace proof query fold hash five risc zero FIELD query knowledge COMMIT "
-                       "commit of trace of Merkle HASH layer"},
-      {"out_of_memory_bump", 16, nullptr},  {"out_of_memory_picolibc", 16, nullptr},
-      {"out_of_memory_arena", 16, nullptr},
-  };
-  static const char* const kOneProof[] = {"cxx_lifecycle", "random_seed", "fail_abort", "fail_new"};
-  std::vector<Guest> out;
-  std::ifstream list(kSources + "programs.txt");
-  for (std::string line; std::getline(list, line);) {
-    std::istringstream words(line);
-    std::string name, expect;
-    if (!(words >> name >> expect) || name[0] == '#' || expect.rfind("fault=", 0) == 0) continue;
-    Guest g;
-    g.name = name;
-    for (std::string w; words >> w;)
-      if (w.rfind("input=", 0) == 0) g.input = kSources + w.substr(6);
-    for (const Change& c : kChanges)
-      if (name == c.name) {
-        g.log_segment = c.log_segment;
-        if (c.input) {
-          g.input = (dir / (name + ".input")).string();
-          std::ofstream(g.input) << c.input;
-        }
-      }
-    for (const char* n : kOneProof) g.bundle = g.bundle && name != n;
-    out.push_back(g);
-  }
-  return out;
-}
+#ifdef ZKRV_TEST_STDCXX_GUESTS
+constexpr bool kStdcxx = true;
+#else
+constexpr bool kStdcxx = false;
+#endif
 
 // By default two guests; ZKRV_MPI_GUESTS=all: every example guest that exits.
 bool every_guest() {
@@ -158,8 +112,18 @@ bool every_guest() {
   return all && std::string(all) == "all";
 }
 std::vector<Guest> guests(const fs::path& dir) {
-  if (every_guest()) return all_guests(dir);
-  return {{"fibonacci", 10, kSources + "fibonacci.input"}, {"zero_init", 12, ""}};
+  std::vector<Guest> out;
+  if (every_guest()) {
+    if (!kStdcxx) std::printf("the C++ standard library's guests are not built here (scripts/setup.sh builds it)\n");
+    for (const test::GuestRun& g : test::exiting_guests(kSources, dir, kStdcxx)) out.push_back({g});
+    return out;
+  }
+  for (auto [name, log, input] : {std::tuple{"fibonacci", 10u, kSources + "fibonacci.input"}, {"zero_init", 12u, ""}}) {
+    Guest g;
+    g.name = name, g.log_segment = log, g.input = input;
+    out.push_back(g);
+  }
+  return out;
 }
 
 std::string prove_args(const std::string& elf, const std::string& input_args, unsigned log_segment, const fs::path& out) {
@@ -172,7 +136,7 @@ TEST(Mpi, TwoAndFourRanksWriteTheBundleOfOneProcess) {
   SKIP_WITHOUT_MPI();
   const Dir inputs;
   const std::vector<Guest> list = guests(inputs.path);
-  ASSERT_GE(list.size(), every_guest() ? 20u : 2u) << "the example guests' list (programs.txt) was not read";
+  ASSERT_GE(list.size(), every_guest() ? (kStdcxx ? 27u : 20u) : 2u) << "the example guests' lists were not read";
   for (const Guest& g : list) {
     SCOPED_TRACE(g.name);
     Dir d;
